@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * cmm_mp: CXL/Ethernet memory pool device, control ABI.
+ *
+ * Control goes over the generic netlink family CMM_MP_GENL_NAME. Every
+ * object (device, segment) travels as one message of flat attributes;
+ * GET commands support both doit (one object, selected by id) and dump.
+ *
+ * Onlining a segment as System RAM is split the way dax_kmem + daxctl
+ * split it: CMM_MP_CMD_SEG_ONLINE claims the range and hot-adds its memory
+ * blocks (offline), the reply names the blocks, and userspace onlines each
+ * block through /sys/devices/system/memory/memoryN/state with the zone it
+ * wants. CMM_MP_CMD_SEG_OFFLINE offlines (migrating pages out) and removes
+ * the memory in the kernel; when the kernel refuses (-EBUSY), everything
+ * stays as it was.
+ */
+#ifndef _UAPI_LINUX_CMM_MP_H
+#define _UAPI_LINUX_CMM_MP_H
+
+#define CMM_MP_GENL_NAME	"cmm_mp"
+#define CMM_MP_GENL_VERSION	1
+#define CMM_MP_GENL_MCGRP_EVENTS "events"
+
+/* Marks "no owner" in CMM_MP_A_SEG_OWNER and "no node" in CMM_MP_A_NODE. */
+#define CMM_MP_NONE		0xffffffffU
+
+enum cmm_mp_cmd {
+	CMM_MP_CMD_UNSPEC,
+	CMM_MP_CMD_DEV_GET,	/* doit: CMM_MP_A_DEV_ID; dump: all devices */
+	CMM_MP_CMD_SEG_GET,	/* doit: CMM_MP_A_SEG_ID; dump: all segments */
+	CMM_MP_CMD_SEG_ONLINE,	/* CMM_MP_A_SEG_ID [, CMM_MP_A_SEG_MODE] */
+	CMM_MP_CMD_SEG_OFFLINE,	/* CMM_MP_A_SEG_ID */
+	CMM_MP_CMD_SEG_EVENT,	/* multicast: a segment changed state */
+	__CMM_MP_CMD_MAX,
+};
+#define CMM_MP_CMD_MAX (__CMM_MP_CMD_MAX - 1)
+
+enum cmm_mp_attr {
+	CMM_MP_A_UNSPEC,
+	CMM_MP_A_PAD,
+	/* device */
+	CMM_MP_A_DEV_ID,	/* u32: device id in the pool */
+	CMM_MP_A_DEV_NAME,	/* string: "mp0" */
+	CMM_MP_A_CHIP_ID,	/* u64: unique chip id */
+	CMM_MP_A_DEV_PHYS,	/* u64: host physical base of the device DRAM */
+	CMM_MP_A_DEV_SIZE,	/* u64: bytes of device DRAM */
+	CMM_MP_A_SEG_SIZE,	/* u64: bytes per segment */
+	CMM_MP_A_NR_SEGS,	/* u32: segments of this device */
+	CMM_MP_A_NODE,		/* u32: NUMA node of the DRAM, CMM_MP_NONE if none */
+	CMM_MP_A_BLOCK_SIZE,	/* u64: memory block size of this kernel */
+	/* segment */
+	CMM_MP_A_SEG_ID,	/* u32: pool-wide segment index */
+	CMM_MP_A_SEG_NHA,	/* u64: normalized host address of the segment */
+	CMM_MP_A_SEG_PHYS,	/* u64: host physical address (local segments) */
+	CMM_MP_A_SEG_STATE,	/* u32: enum cmm_mp_seg_state */
+	CMM_MP_A_SEG_MODE,	/* u32: enum cmm_mp_seg_mode */
+	CMM_MP_A_SEG_OWNER,	/* u32: owning host's device id or CMM_MP_NONE */
+	CMM_MP_A_MEMBLK_FIRST,	/* u32: first memory block (memoryN) */
+	CMM_MP_A_MEMBLK_COUNT,	/* u32: number of memory blocks */
+	CMM_MP_A_MEMBLK_ONLINE,	/* u32: how many of those are online now */
+	CMM_MP_A_MEMBLK_MOVABLE,/* u32: how many of those are in ZONE_MOVABLE */
+	__CMM_MP_A_MAX,
+};
+#define CMM_MP_A_MAX (__CMM_MP_A_MAX - 1)
+
+enum cmm_mp_seg_state {
+	CMM_MP_SEG_OFFLINE,	/* not mapped anywhere: the default */
+	CMM_MP_SEG_ONLINE_RAM,	/* hot-added as System RAM on this host */
+	CMM_MP_SEG_BUSY,	/* a state change is in progress */
+	__CMM_MP_SEG_STATE_MAX,
+};
+
+enum cmm_mp_seg_mode {
+	CMM_MP_SEG_MODE_RAM,	/* System RAM through memory hotplug */
+	__CMM_MP_SEG_MODE_MAX,
+};
+
+#endif /* _UAPI_LINUX_CMM_MP_H */
