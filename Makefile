@@ -16,18 +16,15 @@ WFLAGS	:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wmissing-prototypes -Wstrict-prototypes -Wformat=2
 CPPFLAGS_COMMON := -D_GNU_SOURCE -I$(CURDIR)/include/uapi -I$(CURDIR)/kernel/common \
 	   -I$(CURDIR)/libmp
-MODULES	:= cmm_mp $(notdir $(wildcard kernel/mp_eth))
 
-.PHONY: all modules userspace unit check demo lint kernel bench fuzz install clean deps
+.PHONY: all modules userspace unit check demo lint kernel bench fuzz install clean deps guest-bins
 all: modules userspace
 
 deps:
 	@scripts/deps build
 
 modules:
-	@for m in $(MODULES); do \
-		$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel/$$m W=$(W) C=$(C) modules || exit 1; \
-	done
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 UNIT_TESTS :=
 USERSPACE :=
@@ -65,6 +62,8 @@ kernel:
 
 clean:
 	rm -rf $(B)
-	@for m in $(MODULES); do \
-		$(MAKE) -s -C $(KDIR) M=$(CURDIR)/kernel/$$m clean 2>/dev/null; \
-	done; true
+	-$(MAKE) -s -C $(KDIR) M=$(CURDIR)/kernel clean
+
+# What scripts/mkinitramfs puts in the guests' /usr/bin.
+guest-bins:
+	@echo $(GUEST_BINS)

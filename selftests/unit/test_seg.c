@@ -8,8 +8,8 @@
 
 #include "mp_seg.h"
 
-#define MiB (1ULL << 20)
-#define GiB (1ULL << 30)
+#define MiB (1024ULL * 1024)
+#define GiB (1024ULL * MiB)
 
 static void test_parse_size(void **state)
 {

@@ -33,6 +33,7 @@ enum cmm_mp_cmd {
 	CMM_MP_CMD_SEG_EVENT,	/* multicast: a segment changed state */
 	__CMM_MP_CMD_MAX,
 };
+
 #define CMM_MP_CMD_MAX (__CMM_MP_CMD_MAX - 1)
 
 enum cmm_mp_attr {
@@ -61,6 +62,7 @@ enum cmm_mp_attr {
 	CMM_MP_A_MEMBLK_MOVABLE,/* u32: how many of those are in ZONE_MOVABLE */
 	__CMM_MP_A_MAX,
 };
+
 #define CMM_MP_A_MAX (__CMM_MP_A_MAX - 1)
 
 enum cmm_mp_seg_state {

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmm_mp: internal interfaces of the pool device driver.
+ */
+#ifndef _CMM_MP_H
+#define _CMM_MP_H
+
+#include <linux/kobject.h>
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <net/netlink.h>
+#include <linux/cmm_mp.h>
+
+#include "mp_seg.h"
+
+#define MP_NAME_LEN		16
+#define MP_RES_NAME_LEN		32
+
+struct mp_dev;
+
+/**
+ * struct mp_seg - one Memory Pool Segment
+ * @id: pool-wide index
+ * @phys: host physical address of the segment (local segments)
+ * @size: bytes
+ * @state: enum cmm_mp_seg_state; written under mp_dev.lock, read locklessly
+ * @owner: device id of the owning host or CMM_MP_NONE
+ * @res: claim of the range while online
+ * @mgid: memory group id while online
+ * @res_name: name of @res as shown in /proc/iomem
+ * @kobj: /sys/class/cmm_mp/mpN/segments/segM (allocated: sysfs may outlive us)
+ * @dev: the device backing this segment
+ */
+struct mp_seg {
+	u32 id;
+	u64 phys;
+	u64 size;
+	u32 state;
+	u32 owner;
+	struct resource *res;
+	int mgid;
+	char res_name[MP_RES_NAME_LEN];
+	struct kobject *kobj;
+	struct mp_dev *dev;
+};
+
+/**
+ * struct mp_dev - a pool device and its DRAM
+ * @id: device id in the pool (rank of the chip id among the members)
+ * @name: "mp0"
+ * @chip_id: unique chip id
+ * @geo: DRAM range and segment geometry
+ * @pool_offset: normalized host address of the first byte of this DRAM
+ * @nid: NUMA node of the DRAM
+ * @res: claim of the whole DRAM range, a parent for the segment claims
+ * @lock: serializes segment state changes
+ * @segs: @geo.nr_segs segments
+ * @mtype: memory tier type of @nid (slower than DRAM, as dax_kmem)
+ * @device: class device in /sys/class/cmm_mp
+ * @segs_kobj: the "segments" directory under @device
+ */
+struct mp_dev {
+	u32 id;
+	char name[MP_NAME_LEN];
+	u64 chip_id;
+	struct mp_geometry geo;
+	u64 pool_offset;
+	int nid;
+	struct resource *res;
+	struct mutex lock;
+	struct mp_seg *segs;
+	struct memory_dev_type *mtype;
+	struct device *device;
+	struct kobject *segs_kobj;
+};
+
+/* dev.c */
+struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id);
+void mp_dev_destroy(struct mp_dev *d);
+struct mp_dev *mp_dev_get_default(void);
+void mp_dev_set_default(struct mp_dev *d);
+struct mp_seg *mp_dev_seg(struct mp_dev *d, u32 id);
+
+/* seg_ram.c */
+int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack);
+int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack);
+void mp_seg_blocks_state(const struct mp_seg *s, u32 *online, u32 *movable);
+const char *mp_seg_state_name(u32 state);
+
+/* netlink.c */
+int mp_nl_init(void);
+void mp_nl_exit(void);
+void mp_nl_seg_event(struct mp_seg *s);
+
+/* sysfs.c */
+int mp_sysfs_init(void);
+void mp_sysfs_exit(void);
+int mp_sysfs_add_dev(struct mp_dev *d);
+void mp_sysfs_del_dev(struct mp_dev *d);
+
+#endif /* _CMM_MP_H */

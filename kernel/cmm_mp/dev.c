@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmm_mp: the pool device - validating and claiming its DRAM range.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/ioport.h>
+#include <linux/memory.h>
+#include <linux/memory-tiers.h>
+#include <linux/memory_hotplug.h>
+#include <linux/numa.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "cmm_mp.h"
+
+/* Pool memory is slower than DRAM: put its node in a lower tier, as dax_kmem. */
+#define MP_MEMTIER_ADISTANCE	(MEMTIER_ADISTANCE_DRAM * 5)
+
+static struct mp_dev *mp_default_dev;
+
+struct mp_cover {
+	u64 next;	/* first byte not yet counted */
+	u64 bytes;
+};
+
+static int mp_cover_cb(struct resource *res, void *arg)
+{
+	struct mp_cover *c = arg;
+	u64 start = max_t(u64, res->start, c->next);
+
+	if (res->end >= start) {
+		c->bytes += res->end - start + 1;
+		c->next = res->end + 1;
+	}
+	return 0;
+}
+
+/*
+ * The range must be address space the firmware set aside for us: entirely
+ * inside Reserved (memmap=$) or legacy persistent memory (memmap=!) ranges,
+ * and nowhere System RAM. Anything else would hot-add a hole or memory the
+ * kernel already uses.
+ */
+static int mp_check_range(const struct mp_range *r, const char *arg)
+{
+	unsigned long desc = r->kind == MP_RANGE_PMEM ?
+		IORES_DESC_PERSISTENT_MEMORY_LEGACY : IORES_DESC_RESERVED;
+	struct mp_cover cover = { .next = r->base };
+	u64 end = r->base + r->size - 1;
+
+	if (region_intersects(r->base, r->size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		pr_err("mem=%s overlaps System RAM\n", arg);
+		return -EINVAL;
+	}
+	walk_iomem_res_desc(desc, IORESOURCE_MEM, r->base, end, &cover,
+			    mp_cover_cb);
+	if (cover.bytes != r->size) {
+		pr_err("mem=%s is not entirely a %s range (boot with memmap=%s)\n",
+		       arg, r->kind == MP_RANGE_PMEM ? "legacy pmem" : "Reserved",
+		       arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mp_node_of(u64 base)
+{
+	int nid = phys_to_target_node(base);
+
+	/* memory_add_physaddr_to_nid() answers 0 for a reserved range */
+	if (nid == NUMA_NO_NODE)
+		nid = memory_add_physaddr_to_nid(base);
+	return nid;
+}
+
+static void mp_segs_init(struct mp_dev *d)
+{
+	u32 i;
+
+	for (i = 0; i < d->geo.nr_segs; i++) {
+		struct mp_seg *s = &d->segs[i];
+
+		s->id = i;
+		s->dev = d;
+		mp_seg_range(&d->geo, i, &s->phys, &s->size);
+		s->state = CMM_MP_SEG_OFFLINE;
+		s->owner = CMM_MP_NONE;
+		s->mgid = -1;
+		snprintf(s->res_name, sizeof(s->res_name), "cmm_mp %s seg%u",
+			 d->name, i);
+	}
+}
+
+/**
+ * mp_dev_create() - set up a pool device on a reserved DRAM range
+ * @mem: the range in memmap grammar ("256M$0x70000000")
+ * @seg_size: bytes per segment
+ * @chip_id: unique chip id, 0 for a random one
+ *
+ * Return: the device, or an ERR_PTR with a negative errno; every refusal is
+ * explained in the kernel log.
+ */
+struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id)
+{
+	u64 block = memory_block_size_bytes();
+	struct mp_range r;
+	struct mp_dev *d;
+	int ret;
+
+	ret = mp_parse_range(mem, &r);
+	if (ret) {
+		pr_err("mem=%s: expected SIZE$BASE or SIZE!BASE (memmap grammar)\n",
+		       mem);
+		return ERR_PTR(-EINVAL);
+	}
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&d->lock);
+	strscpy(d->name, "mp0", sizeof(d->name));
+	d->chip_id = chip_id ? chip_id : get_random_u64();
+
+	ret = mp_geometry_init(&d->geo, r.base, r.size, seg_size, block);
+	if (ret) {
+		pr_err("mem=%s seg_size=%llu: base, size and segment size must be multiples of the memory block size (%llu) and size a multiple of the segment size\n",
+		       mem, seg_size, block);
+		ret = -EINVAL;
+		goto err_free;
+	}
+	ret = mp_check_range(&r, mem);
+	if (ret)
+		goto err_free;
+
+	d->res = request_mem_region(r.base, r.size, "cmm_mp mp0");
+	if (!d->res) {
+		pr_err("mem=%s is claimed by another driver\n", mem);
+		ret = -EBUSY;
+		goto err_free;
+	}
+	/* not busy: segment claims and hot-added memory nest below it */
+	d->res->flags &= ~IORESOURCE_BUSY;
+
+	d->nid = mp_node_of(r.base);
+	d->segs = kcalloc(d->geo.nr_segs, sizeof(*d->segs), GFP_KERNEL);
+	if (!d->segs) {
+		ret = -ENOMEM;
+		goto err_release;
+	}
+	mp_segs_init(d);
+
+	d->mtype = alloc_memory_type(MP_MEMTIER_ADISTANCE);
+	if (IS_ERR(d->mtype)) {
+		ret = PTR_ERR(d->mtype);
+		goto err_segs;
+	}
+	init_node_memory_type(d->nid, d->mtype);
+
+	ret = mp_sysfs_add_dev(d);
+	if (ret)
+		goto err_mtype;
+
+	pr_info("%s: %llu MiB at %#llx, node %d, %u segments of %llu MiB, chip id %#llx\n",
+		d->name, r.size >> 20, r.base, d->nid, d->geo.nr_segs,
+		seg_size >> 20, d->chip_id);
+	return d;
+
+err_mtype:
+	clear_node_memory_type(d->nid, d->mtype);
+	destroy_memory_type(d->mtype);
+err_segs:
+	kfree(d->segs);
+err_release:
+	release_resource(d->res);
+	kfree(d->res);
+err_free:
+	kfree(d);
+	return ERR_PTR(ret);
+}
+
+void mp_dev_destroy(struct mp_dev *d)
+{
+	if (IS_ERR_OR_NULL(d))
+		return;
+	mp_sysfs_del_dev(d);
+	clear_node_memory_type(d->nid, d->mtype);
+	destroy_memory_type(d->mtype);
+	kfree(d->segs);
+	release_resource(d->res);
+	kfree(d->res);
+	kfree(d);
+}
+
+struct mp_dev *mp_dev_get_default(void)
+{
+	return READ_ONCE(mp_default_dev);
+}
+
+void mp_dev_set_default(struct mp_dev *d)
+{
+	WRITE_ONCE(mp_default_dev, d);
+}
+
+struct mp_seg *mp_dev_seg(struct mp_dev *d, u32 id)
+{
+	if (!d || id >= d->geo.nr_segs)
+		return NULL;
+	return &d->segs[id];
+}

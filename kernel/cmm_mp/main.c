@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmm_mp: memory pool device (software CMM-MP) - module entry.
+ *
+ * The device DRAM is a physical range the firmware was told to leave alone
+ * (memmap=SIZE$BASE). It is cut into segments that can be onlined as System
+ * RAM on the range's own (CPU-less) NUMA node, the way CXL memory appears.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sizes.h>
+
+#include "cmm_mp.h"
+
+static char *mem;
+module_param(mem, charp, 0444);
+MODULE_PARM_DESC(mem, "device DRAM in memmap grammar: SIZE$BASE or SIZE!BASE, e.g. 256M$0x70000000");
+
+static unsigned long long seg_size = SZ_128M;
+module_param(seg_size, ullong, 0444);
+MODULE_PARM_DESC(seg_size, "segment size in bytes, a multiple of the memory block size (default 128 MiB)");
+
+static unsigned long long chip_id;
+module_param(chip_id, ullong, 0444);
+MODULE_PARM_DESC(chip_id, "unique chip id (default: random until a backend supplies its MAC)");
+
+static struct mp_dev *mp_dev0;
+
+static int __init cmm_mp_init(void)
+{
+	int ret;
+
+	if (!mem) {
+		pr_err("no device DRAM given: load with mem=SIZE$BASE (a memmap= reserved range)\n");
+		return -EINVAL;
+	}
+
+	ret = mp_sysfs_init();
+	if (ret)
+		return ret;
+
+	mp_dev0 = mp_dev_create(mem, seg_size, chip_id);
+	if (IS_ERR(mp_dev0)) {
+		ret = PTR_ERR(mp_dev0);
+		goto err_sysfs;
+	}
+	mp_dev_set_default(mp_dev0);
+
+	ret = mp_nl_init();
+	if (ret)
+		goto err_dev;
+	return 0;
+
+err_dev:
+	mp_dev_set_default(NULL);
+	mp_dev_destroy(mp_dev0);
+err_sysfs:
+	mp_sysfs_exit();
+	return ret;
+}
+
+/*
+ * Every online segment holds a reference on the module, so we only get here
+ * with all segments offline: no memory is left behind.
+ */
+static void __exit cmm_mp_exit(void)
+{
+	mp_nl_exit();
+	mp_dev_set_default(NULL);
+	mp_dev_destroy(mp_dev0);
+	mp_sysfs_exit();
+}
+
+module_init(cmm_mp_init);
+module_exit(cmm_mp_exit);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("cmm-mp developers");
+MODULE_DESCRIPTION("CXL/Ethernet memory pool device (software CMM-MP)");

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmm_mp: local segments as System RAM through memory hotplug.
+ *
+ * Onlining claims the segment's range below the device claim, registers a
+ * static memory group and hot-adds the range as driver-managed System RAM.
+ * The memory blocks come up offline (no auto-online on these kernels);
+ * userspace onlines them with the zone it wants, as daxctl does for
+ * dax_kmem. Offlining is done entirely here: offline_and_remove_memory()
+ * migrates pages out, and if it cannot, leaves everything as it was.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ioport.h>
+#include <linux/memory.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "cmm_mp.h"
+
+static const char * const mp_state_names[] = {
+	[CMM_MP_SEG_OFFLINE] = "offline",
+	[CMM_MP_SEG_ONLINE_RAM] = "online-ram",
+	[CMM_MP_SEG_BUSY] = "busy",
+};
+
+const char *mp_seg_state_name(u32 state)
+{
+	if (state >= ARRAY_SIZE(mp_state_names))
+		return "unknown";
+	return mp_state_names[state];
+}
+
+/**
+ * mp_seg_blocks_state() - count online and ZONE_MOVABLE blocks of a segment
+ * @s: the segment
+ * @online: blocks that are online now
+ * @movable: of those, blocks in ZONE_MOVABLE
+ *
+ * Userspace may online or offline blocks behind our back through sysfs, so
+ * this is read from the memory map each time rather than remembered.
+ */
+void mp_seg_blocks_state(const struct mp_seg *s, u32 *online, u32 *movable)
+{
+	u64 block = s->dev->geo.block_size;
+	u64 addr;
+
+	*online = 0;
+	*movable = 0;
+	if (READ_ONCE(s->state) != CMM_MP_SEG_ONLINE_RAM)
+		return;
+	for (addr = s->phys; addr < s->phys + s->size; addr += block) {
+		struct page *page = pfn_to_online_page(PHYS_PFN(addr));
+
+		if (!page)
+			continue;
+		(*online)++;
+		if (page_zonenum(page) == ZONE_MOVABLE)
+			(*movable)++;
+	}
+}
+
+/**
+ * mp_seg_online_ram() - hot-add a local segment as System RAM
+ * @s: the segment; the caller holds s->dev->lock
+ * @extack: where to say why it failed
+ *
+ * Return: 0, -EALREADY when not offline, -EBUSY when the range is claimed,
+ * or the error of the memory hotplug core.
+ */
+int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
+{
+	struct mp_dev *d = s->dev;
+	struct resource *res;
+	int mgid, ret;
+
+	lockdep_assert_held(&d->lock);
+	if (s->state != CMM_MP_SEG_OFFLINE) {
+		NL_SET_ERR_MSG(extack, "segment is not offline");
+		return -EALREADY;
+	}
+	/* online memory pins the module: unloading must never leave it behind */
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	WRITE_ONCE(s->state, CMM_MP_SEG_BUSY);
+
+	res = request_mem_region(s->phys, s->size, s->res_name);
+	if (!res) {
+		NL_SET_ERR_MSG(extack, "segment range is claimed by someone else");
+		ret = -EBUSY;
+		goto err_state;
+	}
+	/* as dax_kmem: System RAM flags, not busy, so the memory can nest */
+	res->flags = IORESOURCE_SYSTEM_RAM;
+
+	mgid = memory_group_register_static(d->nid, PHYS_PFN(s->size));
+	if (mgid < 0) {
+		NL_SET_ERR_MSG(extack, "cannot register a memory group");
+		ret = mgid;
+		goto err_res;
+	}
+
+	ret = add_memory_driver_managed(mgid, s->phys, s->size,
+					"System RAM (cmm_mp)", MHP_NID_IS_MGID);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "memory hot-add failed");
+		goto err_group;
+	}
+
+	s->res = res;
+	s->mgid = mgid;
+	s->owner = d->id;
+	WRITE_ONCE(s->state, CMM_MP_SEG_ONLINE_RAM);
+	pr_info("%s seg%u: added %#llx-%#llx as System RAM on node %d\n",
+		d->name, s->id, s->phys, s->phys + s->size - 1, d->nid);
+	return 0;
+
+err_group:
+	memory_group_unregister(mgid);
+err_res:
+	release_resource(res);
+	kfree(res);
+err_state:
+	WRITE_ONCE(s->state, CMM_MP_SEG_OFFLINE);
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+/**
+ * mp_seg_offline_ram() - offline and remove a segment's System RAM
+ * @s: the segment; the caller holds s->dev->lock
+ * @extack: where to say why it failed
+ *
+ * Return: 0, -EALREADY when offline already, or the hotplug core's refusal
+ * (-EBUSY: unmovable pages; -EINTR: interrupted). On error the segment
+ * stays online with all its data.
+ */
+int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
+{
+	struct mp_dev *d = s->dev;
+	int ret;
+
+	lockdep_assert_held(&d->lock);
+	if (s->state != CMM_MP_SEG_ONLINE_RAM) {
+		NL_SET_ERR_MSG(extack, "segment is not online");
+		return -EALREADY;
+	}
+	WRITE_ONCE(s->state, CMM_MP_SEG_BUSY);
+
+	ret = offline_and_remove_memory(s->phys, s->size);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "the kernel refused to offline the memory");
+		pr_info("%s seg%u: offline refused: %d\n", d->name, s->id, ret);
+		WRITE_ONCE(s->state, CMM_MP_SEG_ONLINE_RAM);
+		return ret;
+	}
+
+	ret = memory_group_unregister(s->mgid);
+	WARN_ON_ONCE(ret);
+	release_resource(s->res);
+	kfree(s->res);
+	s->res = NULL;
+	s->mgid = -1;
+	s->owner = CMM_MP_NONE;
+	WRITE_ONCE(s->state, CMM_MP_SEG_OFFLINE);
+	module_put(THIS_MODULE);
+	pr_info("%s seg%u: offlined and removed\n", d->name, s->id);
+	return 0;
+}

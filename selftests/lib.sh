@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the guest-side TAP scenarios (busybox ash).  Source it:
+#   . /selftests/lib.sh
+# busybox's ip/tc applets would shadow the real iproute2 tools: use these.
+ip() { /usr/bin/ip "$@"; }
+tc() { /usr/bin/tc "$@"; }
+
+_tap_n=0
+tap_plan() { echo "1..$1"; }
+# ok DESC: a passing test point
+ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
+# fail DESC: a failing test point
+fail() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }
+# check DESC CMD...: runs CMD (its output goes to the console log)
+check() {
+	_d=$1; shift
+	if "$@" >&2; then ok "$_d"; else fail "$_d"; fi
+}
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
+diag() { echo "# $*"; }
+
+memtotal_kb() { awk '/^MemTotal:/ {print $2}' /proc/meminfo; }
+node_memtotal_kb() { awk '/MemTotal:/ {print $4}' "/sys/devices/system/node/node$1/meminfo" 2>/dev/null || echo 0; }
+# iomem_has PATTERN: /proc/iomem has a line matching PATTERN
+iomem_has() { grep -q "$1" /proc/iomem; }
+load_cmm_mp() { insmod /lib/modules/cmm-mp/cmm_mp.ko mem="$MP_POOL_MEM" "$@"; }
