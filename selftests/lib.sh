@@ -13,10 +13,18 @@ tap_plan() { echo "1..$1"; }
 ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
 # fail DESC: a failing test point
 fail() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }
-# check DESC CMD...: runs CMD (its output goes to the console log)
+# check DESC CMD [ARG...]: runs CMD (its output goes to the console log).
+# check DESC 'SHELL CODE': one string is eval'ed in this shell, so the
+# helpers here can be used in it.
 check() {
 	_d=$1; shift
-	if "$@" >&2; then ok "$_d"; else fail "$_d"; fi
+	if [ $# = 1 ]; then
+		if eval "$1" >&2; then ok "$_d"; else fail "$_d"; fi
+	elif "$@" >&2; then
+		ok "$_d"
+	else
+		fail "$_d"
+	fi
 }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
 diag() { echo "# $*"; }

@@ -68,7 +68,7 @@ struct mp_dev {
 	u64 pool_offset;
 	int nid;
 	struct resource *res;
-	struct mutex lock;
+	struct mutex lock;	/* serializes segment state changes */
 	struct mp_seg *segs;
 	struct memory_dev_type *mtype;
 	struct device *device;

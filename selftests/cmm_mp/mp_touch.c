@@ -117,6 +117,11 @@ static int pin_pgtables(long count)
 		perror("mp_touch: mmap pgtables");
 		return -1;
 	}
+	/* a THP would back each touch with 2 MiB instead of a 4 KiB table */
+	if (madvise(area, len, MADV_NOHUGEPAGE)) {
+		perror("mp_touch: madvise");
+		return -1;
+	}
 	/* one write per 2 MiB: one new page-table page each */
 	for (i = 0; i < count; i++)
 		area[i * PMD_SPAN] = 1;
@@ -150,7 +155,8 @@ int main(int argc, char **argv)
 			pgtables = strtol(optarg, NULL, 0);
 			break;
 		default:
-			fprintf(stderr, "usage: mp_touch [-m MIB] [-s SEED] [-n NODE] [-w READYFILE] [-p PGTABLES]\n");
+			fprintf(stderr,
+				"usage: mp_touch [-m MIB] [-s SEED] [-n NODE] [-w READY] [-p PGTABLES]\n");
 			return 2;
 		}
 	}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * mp_eth: wire format of the cmm_mp remote-memory transport over raw
+ * Ethernet (Documentation/protocol.rst is the full specification).
+ *
+ * Every frame is an IEEE 802.3 Ether II frame whose EtherType is
+ * MP_ETH_P_DATA (requests and responses) or MP_ETH_P_CTRL (discovery and
+ * membership); both are module parameters, these are the defaults, taken
+ * from the IEEE "local experimental" range. The Ethernet header is followed
+ * by the fixed 32-byte struct mp_eth_hdr and then by an optional payload
+ * whose size the opcode and the header's len field determine.
+ *
+ * All multi-byte fields are big endian (network byte order). The header
+ * starts 14 bytes into the frame, so it is not naturally aligned in a
+ * receive buffer: never dereference a struct mp_eth_hdr pointer into a
+ * packet; use the byte-wise codec in kernel/common/mp_frame.c (or
+ * get_unaligned_be*()). The structs below document the layout; each field
+ * is commented with its byte offset.
+ */
+#ifndef _UAPI_LINUX_MP_ETH_H
+#define _UAPI_LINUX_MP_ETH_H
+
+#include <linux/types.h>
+
+#define MP_ETH_P_DATA		0x88B5	/* default EtherType: data path */
+#define MP_ETH_P_CTRL		0x88B6	/* default EtherType: control path */
+
+#define MP_ETH_VERSION		1
+#define MP_ETH_HDR_LEN		32	/* sizeof(struct mp_eth_hdr) */
+#define MP_ETH_DISCOVER_LEN	32	/* sizeof(struct mp_eth_discover) */
+
+/*
+ * Shortest L2 payload on the wire (ETH_ZLEN - ETH_HLEN): shorter frames are
+ * padded by the sender's MAC, so receivers accept trailing bytes after the
+ * payload as long as the whole L2 payload is at most this long.
+ */
+#define MP_ETH_MIN_PDU		46
+
+/*
+ * Receive window: a requester never has more than MP_ETH_WINDOW sequence
+ * numbers in flight towards one peer, counted from its cumulative ack
+ * (see MP_ETH_F_ACK), and a responder tracks MP_ETH_WINDOW sequence numbers
+ * beyond its base.
+ */
+#define MP_ETH_WINDOW		64
+
+/* Device id meaning "any/unknown" (broadcast discovery, not yet ranked). */
+#define MP_ETH_DEV_ANY		0xffff
+
+/* Largest |status| in a NAK: Linux errno values, as the kernel's MAX_ERRNO. */
+#define MP_ETH_MAX_ERRNO	4095
+
+enum mp_eth_op {
+	/* data path (MP_ETH_P_DATA) */
+	MP_ETH_OP_READ_REQ	= 0x01,	/* read len bytes at offset; no payload */
+	MP_ETH_OP_WRITE_REQ	= 0x02,	/* write the len-byte payload at offset */
+	MP_ETH_OP_READ_RESP	= 0x03,	/* len bytes of data follow; status 0 */
+	MP_ETH_OP_WRITE_ACK	= 0x04,	/* write applied; no payload; status 0 */
+	MP_ETH_OP_NAK		= 0x05,	/* request refused: status = -errno */
+	/* control path (MP_ETH_P_CTRL) */
+	MP_ETH_OP_DISCOVER	= 0x10,	/* broadcast: struct mp_eth_discover */
+	MP_ETH_OP_DISCOVER_ACK	= 0x11,	/* unicast reply: struct mp_eth_discover */
+};
+
+/* flags */
+#define MP_ETH_F_RETX	0x0001	/* request: this is a retransmission */
+#define MP_ETH_F_ACK	0x0002	/* request: the ack field is valid */
+/*
+ * Reserved for an authentication trailer (key id + MAC over header and
+ * payload) that a later version will define. Version 1 receivers reject
+ * frames that carry it, so it can be given meaning without ambiguity.
+ */
+#define MP_ETH_F_AUTH	0x8000
+#define MP_ETH_F_KNOWN	(MP_ETH_F_RETX | MP_ETH_F_ACK)
+
+/*
+ * Transport header, 32 bytes, right after the Ethernet header.
+ *
+ * version  MP_ETH_VERSION.
+ * op       enum mp_eth_op.
+ * flags    MP_ETH_F_*; unknown bits are rejected.
+ * src/dst  device ids (rank in the pool); MP_ETH_DEV_ANY only in control
+ *          frames.
+ * gen      pool membership generation of the sender; data frames whose
+ *          generation differs from the receiver's are dropped.
+ * sn       per (requester, responder) 16-bit sequence number of a request;
+ *          responses echo it. Serial-number arithmetic (RFC 1982).
+ * tag      RIFT index at the requester; responses echo it.
+ * offset   byte offset in the target device's pool DRAM; responses echo it.
+ * len      bytes to read or write; responses echo it.
+ * status   0, or in a NAK a negative errno (two's complement).
+ * ack      requests with MP_ETH_F_ACK: every sequence number up to and
+ *          including ack is finished at the requester (answered or given
+ *          up), and 1 <= sn - ack <= MP_ETH_WINDOW. Otherwise zero.
+ */
+struct mp_eth_hdr {
+	__u8	version;	/*  0 */
+	__u8	op;		/*  1 */
+	__be16	flags;		/*  2 */
+	__be16	src;		/*  4 */
+	__be16	dst;		/*  6 */
+	__be32	gen;		/*  8 */
+	__be16	sn;		/* 12 */
+	__be16	tag;		/* 14 */
+	__be64	offset;		/* 16 */
+	__be32	len;		/* 24 */
+	__be16	status;		/* 28 */
+	__be16	ack;		/* 30 */
+};
+
+/*
+ * Payload of DISCOVER and DISCOVER_ACK (len == MP_ETH_DISCOVER_LEN).
+ *
+ * chip_id    unique, non-zero id of the sending device; the sorted list of
+ *            chip ids gives device ids by rank.
+ * capacity   bytes of DRAM the device contributes to the pool.
+ * mac        unicast MAC of the device's backend port.
+ * dev_count  devices the sender currently knows, itself included (>= 1).
+ * gen        the sender's membership generation (equals the header's gen).
+ * mtu        largest L2 payload the sender accepts (>= MP_ETH_HDR_LEN + 1).
+ */
+struct mp_eth_discover {
+	__be64	chip_id;	/*  0 */
+	__be64	capacity;	/*  8 */
+	__u8	mac[6];		/* 16 */
+	__be16	dev_count;	/* 22 */
+	__be32	gen;		/* 24 */
+	__be32	mtu;		/* 28 */
+};
+
+#endif /* _UAPI_LINUX_MP_ETH_H */

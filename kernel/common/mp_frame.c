@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mp_eth header and discovery payload codec (pure logic, shared with
+ * userspace tests and the fuzzer).
+ *
+ * Every field is read and written through the offsets of the uapi structs,
+ * so the structs in include/uapi/linux/mp_eth.h are the one definition of
+ * the layout; the asserts below keep them from growing padding.
+ */
+#include "mp_frame.h"
+#include "mp_bytes.h"
+
+#define HOFF(field)	offsetof(struct mp_eth_hdr, field)
+#define DOFF(field)	offsetof(struct mp_eth_discover, field)
+
+static_assert(sizeof(struct mp_eth_hdr) == MP_ETH_HDR_LEN,
+	      "mp_eth_hdr must be 32 bytes");
+static_assert(HOFF(flags) == 2 && HOFF(src) == 4 && HOFF(dst) == 6 &&
+	      HOFF(gen) == 8 && HOFF(sn) == 12 && HOFF(tag) == 14 &&
+	      HOFF(offset) == 16 && HOFF(len) == 24 &&
+	      HOFF(status) == 28 && HOFF(ack) == 30,
+	      "mp_eth_hdr offsets are part of the ABI");
+static_assert(sizeof(struct mp_eth_discover) == MP_ETH_DISCOVER_LEN,
+	      "mp_eth_discover must be 32 bytes");
+static_assert(DOFF(capacity) == 8 && DOFF(mac) == 16 &&
+	      DOFF(dev_count) == 22 && DOFF(gen) == 24 && DOFF(mtu) == 28,
+	      "mp_eth_discover offsets are part of the ABI");
+
+bool mp_frame_op_is_request(u8 op)
+{
+	return op == MP_ETH_OP_READ_REQ || op == MP_ETH_OP_WRITE_REQ;
+}
+
+bool mp_frame_op_is_response(u8 op)
+{
+	return op == MP_ETH_OP_READ_RESP || op == MP_ETH_OP_WRITE_ACK ||
+	       op == MP_ETH_OP_NAK;
+}
+
+bool mp_frame_op_is_control(u8 op)
+{
+	return op == MP_ETH_OP_DISCOVER || op == MP_ETH_OP_DISCOVER_ACK;
+}
+
+u32 mp_frame_payload_len(const struct mp_frame *f)
+{
+	switch (f->op) {
+	case MP_ETH_OP_WRITE_REQ:
+	case MP_ETH_OP_READ_RESP:
+	case MP_ETH_OP_DISCOVER:
+	case MP_ETH_OP_DISCOVER_ACK:
+		return f->len;
+	default:
+		return 0;
+	}
+}
+
+static bool status_is_errno(int status)
+{
+	return status < 0 && status >= -MP_ETH_MAX_ERRNO;
+}
+
+/*
+ * Rules shared by requests and responses: two distinct, real devices and a
+ * non-empty range that fits one frame and does not wrap the offset space.
+ * READ_REQ is held to the frame limit as well because its READ_RESP has to
+ * fit a frame.
+ */
+static int check_data(const struct mp_frame *f, u32 max_payload)
+{
+	if (f->src == MP_ETH_DEV_ANY || f->dst == MP_ETH_DEV_ANY ||
+	    f->src == f->dst)
+		return -EPROTO;
+	if (!f->len)
+		return -EPROTO;
+	if (f->len > max_payload)
+		return -EMSGSIZE;
+	if (f->len - 1 > ~0ULL - f->offset)
+		return -EPROTO;
+	return 0;
+}
+
+static int check_request(const struct mp_frame *f)
+{
+	u16 span;
+
+	if (f->status)
+		return -EPROTO;
+	if (!(f->flags & MP_ETH_F_ACK))
+		return f->ack ? -EPROTO : 0;
+	/*
+	 * The requester never runs more than MP_ETH_WINDOW sequence numbers
+	 * ahead of its cumulative ack, and sn itself is unfinished.
+	 */
+	span = (u16)(f->sn - f->ack);
+	if (span < 1 || span > MP_ETH_WINDOW)
+		return -EPROTO;
+	return 0;
+}
+
+static int check_response(const struct mp_frame *f)
+{
+	if (f->flags || f->ack)
+		return -EPROTO;
+	if (f->op == MP_ETH_OP_NAK)
+		return status_is_errno(f->status) ? 0 : -EPROTO;
+	return f->status ? -EPROTO : 0;
+}
+
+static int check_control(const struct mp_frame *f, u32 max_payload)
+{
+	if (f->flags || f->ack || f->status || f->offset)
+		return -EPROTO;
+	if (f->len > max_payload)
+		return -EMSGSIZE;
+	if (f->len != MP_ETH_DISCOVER_LEN)
+		return -EPROTO;
+	if (f->op == MP_ETH_OP_DISCOVER && f->dst != MP_ETH_DEV_ANY)
+		return -EPROTO;
+	return 0;
+}
+
+int mp_frame_check(const struct mp_frame *f, u32 max_payload)
+{
+	int ret;
+
+	if (!f)
+		return -EINVAL;
+	if (f->flags & MP_ETH_F_AUTH)
+		return -EOPNOTSUPP;
+	if (mp_frame_op_is_control(f->op))
+		return check_control(f, max_payload);
+	if (!mp_frame_op_is_request(f->op) && !mp_frame_op_is_response(f->op))
+		return -EOPNOTSUPP;
+	if (f->flags & ~MP_ETH_F_KNOWN)
+		return -EPROTO;
+	ret = check_data(f, max_payload);
+	if (ret)
+		return ret;
+	if (mp_frame_op_is_request(f->op))
+		return check_request(f);
+	return check_response(f);
+}
+
+int mp_frame_encode(const struct mp_frame *f, u32 max_payload, u8 *buf,
+		    size_t size)
+{
+	int ret;
+
+	if (!buf)
+		return -EINVAL;
+	ret = mp_frame_check(f, max_payload);
+	if (ret)
+		return ret;
+	if (size < MP_ETH_HDR_LEN)
+		return -ENOBUFS;
+
+	buf[HOFF(version)] = MP_ETH_VERSION;
+	buf[HOFF(op)] = f->op;
+	mp_put_be16(buf + HOFF(flags), f->flags);
+	mp_put_be16(buf + HOFF(src), f->src);
+	mp_put_be16(buf + HOFF(dst), f->dst);
+	mp_put_be32(buf + HOFF(gen), f->gen);
+	mp_put_be16(buf + HOFF(sn), f->sn);
+	mp_put_be16(buf + HOFF(tag), f->tag);
+	mp_put_be64(buf + HOFF(offset), f->offset);
+	mp_put_be32(buf + HOFF(len), f->len);
+	/* Two's complement of the (negative) errno, well defined for u16. */
+	mp_put_be16(buf + HOFF(status), (u16)f->status);
+	mp_put_be16(buf + HOFF(ack), f->ack);
+	return MP_ETH_HDR_LEN;
+}
+
+int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
+		    struct mp_frame *f)
+{
+	u64 need;
+	u16 st;
+	int ret;
+
+	if (!f)
+		return -EINVAL;
+	if (!buf || size < MP_ETH_HDR_LEN)
+		return -EBADMSG;
+	if (buf[HOFF(version)] != MP_ETH_VERSION)
+		return -EPROTONOSUPPORT;
+
+	f->op = buf[HOFF(op)];
+	f->flags = mp_get_be16(buf + HOFF(flags));
+	f->src = mp_get_be16(buf + HOFF(src));
+	f->dst = mp_get_be16(buf + HOFF(dst));
+	f->gen = mp_get_be32(buf + HOFF(gen));
+	f->sn = mp_get_be16(buf + HOFF(sn));
+	f->tag = mp_get_be16(buf + HOFF(tag));
+	f->offset = mp_get_be64(buf + HOFF(offset));
+	f->len = mp_get_be32(buf + HOFF(len));
+	st = mp_get_be16(buf + HOFF(status));
+	f->status = st & 0x8000 ? (int)st - 0x10000 : (int)st;
+	f->ack = mp_get_be16(buf + HOFF(ack));
+
+	ret = mp_frame_check(f, max_payload);
+	if (ret)
+		return ret;
+
+	/* 64-bit arithmetic: no overflow even where size_t is 32 bits. */
+	need = (u64)MP_ETH_HDR_LEN + mp_frame_payload_len(f);
+	if ((u64)size < need)
+		return -EBADMSG;
+	if ((u64)size > need && size > MP_ETH_MIN_PDU)
+		return -EBADMSG;
+	return 0;
+}
+
+int mp_frame_reply(const struct mp_frame *req, int status,
+		   struct mp_frame *resp)
+{
+	struct mp_frame r;
+
+	if (!req || !resp || !mp_frame_op_is_request(req->op))
+		return -EINVAL;
+	if (status && !status_is_errno(status))
+		return -EINVAL;
+
+	/* Built aside, so that resp may be req itself. */
+	if (status)
+		r.op = MP_ETH_OP_NAK;
+	else if (req->op == MP_ETH_OP_READ_REQ)
+		r.op = MP_ETH_OP_READ_RESP;
+	else
+		r.op = MP_ETH_OP_WRITE_ACK;
+	r.flags = 0;
+	r.src = req->dst;
+	r.dst = req->src;
+	r.gen = req->gen;
+	r.sn = req->sn;
+	r.tag = req->tag;
+	r.ack = 0;
+	r.offset = req->offset;
+	r.len = req->len;
+	r.status = status;
+	*resp = r;
+	return 0;
+}
+
+int mp_frame_match_response(const struct mp_frame *resp, u8 req_op,
+			    u64 offset, u32 len)
+{
+	if (!resp)
+		return -EINVAL;
+	switch (resp->op) {
+	case MP_ETH_OP_NAK:
+		if (!mp_frame_op_is_request(req_op))
+			return -EPROTO;
+		break;
+	case MP_ETH_OP_READ_RESP:
+		if (req_op != MP_ETH_OP_READ_REQ)
+			return -EPROTO;
+		break;
+	case MP_ETH_OP_WRITE_ACK:
+		if (req_op != MP_ETH_OP_WRITE_REQ)
+			return -EPROTO;
+		break;
+	default:
+		return -EPROTO;
+	}
+	if (resp->offset != offset || resp->len != len)
+		return -EBADMSG;
+	return 0;
+}
+
+static int check_discover(const struct mp_discover *d)
+{
+	static const u8 zero_mac[6];
+
+	if (!d->chip_id || !d->dev_count)
+		return -EPROTO;
+	/* The MAC table needs a unicast address: group bit clear, not 0. */
+	if ((d->mac[0] & 1) || !memcmp(d->mac, zero_mac, sizeof(zero_mac)))
+		return -EPROTO;
+	if (d->mtu < MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN)
+		return -EPROTO;
+	return 0;
+}
+
+int mp_discover_encode(const struct mp_discover *d, u8 *buf, size_t size)
+{
+	int ret;
+
+	if (!d || !buf)
+		return -EINVAL;
+	ret = check_discover(d);
+	if (ret)
+		return ret;
+	if (size < MP_ETH_DISCOVER_LEN)
+		return -ENOBUFS;
+	mp_put_be64(buf + DOFF(chip_id), d->chip_id);
+	mp_put_be64(buf + DOFF(capacity), d->capacity);
+	memcpy(buf + DOFF(mac), d->mac, sizeof(d->mac));
+	mp_put_be16(buf + DOFF(dev_count), d->dev_count);
+	mp_put_be32(buf + DOFF(gen), d->gen);
+	mp_put_be32(buf + DOFF(mtu), d->mtu);
+	return MP_ETH_DISCOVER_LEN;
+}
+
+int mp_discover_decode(const u8 *buf, size_t size, struct mp_discover *d)
+{
+	if (!d)
+		return -EINVAL;
+	if (!buf || size != MP_ETH_DISCOVER_LEN)
+		return -EBADMSG;
+	d->chip_id = mp_get_be64(buf + DOFF(chip_id));
+	d->capacity = mp_get_be64(buf + DOFF(capacity));
+	memcpy(d->mac, buf + DOFF(mac), sizeof(d->mac));
+	d->dev_count = mp_get_be16(buf + DOFF(dev_count));
+	d->gen = mp_get_be32(buf + DOFF(gen));
+	d->mtu = mp_get_be32(buf + DOFF(mtu));
+	return check_discover(d);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Codec of the mp_eth transport header and discovery payload
+ * (include/uapi/linux/mp_eth.h), with the validation rules of
+ * Documentation/protocol.rst. Works on byte buffers only: the kernel passes
+ * skb data, tests and the fuzzer pass arrays.
+ */
+#ifndef _CMM_MP_COMMON_FRAME_H
+#define _CMM_MP_COMMON_FRAME_H
+
+#include <linux/mp_eth.h>
+
+#include "mp_types.h"
+
+/* A decoded header, in host byte order. */
+struct mp_frame {
+	u8 op;		/* enum mp_eth_op */
+	u16 flags;	/* MP_ETH_F_* */
+	u16 src;
+	u16 dst;
+	u32 gen;
+	u16 sn;
+	u16 tag;
+	u16 ack;
+	u64 offset;
+	u32 len;
+	int status;	/* 0 or -errno (NAK) */
+};
+
+/* A decoded discovery payload, in host byte order. */
+struct mp_discover {
+	u64 chip_id;
+	u64 capacity;
+	u8 mac[6];
+	u16 dev_count;
+	u32 gen;
+	u32 mtu;
+};
+
+bool mp_frame_op_is_request(u8 op);
+bool mp_frame_op_is_response(u8 op);
+bool mp_frame_op_is_control(u8 op);
+
+/* Payload bytes that follow the header of a valid frame f. */
+u32 mp_frame_payload_len(const struct mp_frame *f);
+
+/*
+ * Validate f against the protocol rules; max_payload is the largest payload
+ * one frame may carry on this link (MTU - MP_ETH_HDR_LEN). 0 or -errno:
+ * -EOPNOTSUPP unknown opcode or MP_ETH_F_AUTH, -EMSGSIZE len > max_payload,
+ * -EPROTO any other inconsistency.
+ */
+int mp_frame_check(const struct mp_frame *f, u32 max_payload);
+
+/*
+ * Write the header of f (which must pass mp_frame_check()) into buf.
+ * Returns MP_ETH_HDR_LEN, or -errno (-ENOBUFS: size < MP_ETH_HDR_LEN).
+ * The caller appends mp_frame_payload_len(f) bytes of payload.
+ */
+int mp_frame_encode(const struct mp_frame *f, u32 max_payload, u8 *buf,
+		    size_t size);
+
+/*
+ * Decode and validate the L2 payload buf[0..size): the header, and that the
+ * payload mp_frame_payload_len(f) it announces is all there (it starts at
+ * buf + MP_ETH_HDR_LEN). Bytes after the payload are accepted only as
+ * Ethernet padding (size <= MP_ETH_MIN_PDU). Never reads outside buf;
+ * *f is meaningless after an error. Returns 0 or -errno: -EBADMSG truncated or trailing garbage,
+ * -EPROTONOSUPPORT wrong version, plus those of mp_frame_check().
+ */
+int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
+		    struct mp_frame *f);
+
+/*
+ * Build the response to request req: status 0 gives READ_RESP or
+ * WRITE_ACK, a negative errno gives a NAK. src/dst are swapped, gen, sn,
+ * tag, offset and len are echoed, flags and ack are cleared.
+ * 0 or -EINVAL (req not a request, status out of range).
+ */
+int mp_frame_reply(const struct mp_frame *req, int status,
+		   struct mp_frame *resp);
+
+/*
+ * Does response resp belong to the request (req_op, offset, len) found in
+ * the RIFT? 0, or -EPROTO (opcode does not answer req_op) or -EBADMSG
+ * (offset or len not echoed).
+ */
+int mp_frame_match_response(const struct mp_frame *resp, u8 req_op,
+			    u64 offset, u32 len);
+
+/* Discovery payload codec: MP_ETH_DISCOVER_LEN bytes. */
+int mp_discover_encode(const struct mp_discover *d, u8 *buf, size_t size);
+int mp_discover_decode(const u8 *buf, size_t size, struct mp_discover *d);
+
+#endif /* _CMM_MP_COMMON_FRAME_H */

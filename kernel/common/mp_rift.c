@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Request-In-Flight Table of the mp_eth transport (pure logic, shared with
+ * userspace tests and the fuzzer).
+ *
+ * Free entries form a singly linked list through next_free, so alloc and
+ * free are O(1); only the timer scan walks the table. Each destination
+ * keeps a struct mp_seqmap of finished sequence numbers whose base is the
+ * cumulative ack: a new SN is handed out only while it is at most 64 ahead
+ * of that ack, which is what lets the responder's 64-bit window see every
+ * request of a well-behaved requester (see mp_window.c).
+ */
+#include <linux/mp_eth.h>
+
+#include "mp_rift.h"
+#include "mp_bytes.h"
+
+/* The requester may run exactly one receive window ahead of its ack. */
+static_assert(MP_RIFT_WINDOW == MP_ETH_WINDOW, "window size");
+static_assert(MP_RIFT_WINDOW == MP_SEQMAP_SIZE, "window size");
+
+#define NO_ENTRY	0xffffU
+
+static u64 add_sat(u64 a, u64 b)
+{
+	return a > ~0ULL - b ? ~0ULL : a + b;
+}
+
+void mp_rift_default_params(struct mp_rift_params *p)
+{
+	p->rto_initial = MP_RIFT_RTO_INITIAL;
+	p->rto_max = MP_RIFT_RTO_MAX;
+	p->probe_interval = MP_RIFT_PROBE_INTERVAL;
+	p->max_retries = MP_RIFT_MAX_RETRIES;
+}
+
+u64 mp_rift_rto(const struct mp_rift_params *p, unsigned int n)
+{
+	u64 rto = p->rto_initial;
+
+	/* Doubling, saturated at rto_max: no shift can overflow. */
+	while (n-- && rto < p->rto_max)
+		rto = rto > p->rto_max / 2 ? p->rto_max : rto * 2;
+	return rto < p->rto_max ? rto : p->rto_max;
+}
+
+u64 mp_rift_fail_time(const struct mp_rift_params *p)
+{
+	u64 t = 0;
+	unsigned int n;
+
+	for (n = 0; n <= p->max_retries; n++)
+		t = add_sat(t, mp_rift_rto(p, n));
+	return t;
+}
+
+static void peer_init(struct mp_rift_peer *pp, u16 start_sn)
+{
+	memset(pp, 0, sizeof(*pp));
+	mp_seqmap_init(&pp->done, (u16)(start_sn - 1));
+	pp->next_sn = start_sn;
+}
+
+int mp_rift_init(struct mp_rift *r, const struct mp_rift_params *params,
+		 struct mp_rift_entry *ent, unsigned int nr_ent,
+		 struct mp_rift_peer *peer, unsigned int nr_peer, u16 start_sn)
+{
+	unsigned int i;
+
+	if (!r || !ent || !peer)
+		return -EINVAL;
+	if (!nr_ent || nr_ent > MP_RIFT_MAX_ENTRIES)
+		return -EINVAL;
+	if (!nr_peer || nr_peer > MP_RIFT_MAX_PEERS)
+		return -EINVAL;
+	if (params)
+		r->p = *params;
+	else
+		mp_rift_default_params(&r->p);
+	if (!r->p.rto_initial || r->p.rto_max < r->p.rto_initial ||
+	    r->p.max_retries > MP_RIFT_MAX_RETRIES_LIMIT)
+		return -EINVAL;
+
+	r->ent = ent;
+	r->peer = peer;
+	r->nr_ent = nr_ent;
+	r->nr_peer = nr_peer;
+	r->nr_busy = 0;
+	for (i = 0; i < nr_ent; i++) {
+		memset(&ent[i], 0, sizeof(ent[i]));
+		ent[i].tag = (u16)i;
+		ent[i].next_free = i + 1 < nr_ent ? (u16)(i + 1) : NO_ENTRY;
+	}
+	r->free_head = 0;
+	for (i = 0; i < nr_peer; i++)
+		peer_init(&peer[i], start_sn);
+	return 0;
+}
+
+int mp_rift_peer_reset(struct mp_rift *r, u16 dst, u16 start_sn)
+{
+	if (dst >= r->nr_peer)
+		return -EINVAL;
+	if (r->peer[dst].inflight)
+		return -EBUSY;
+	peer_init(&r->peer[dst], start_sn);
+	return 0;
+}
+
+int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+		  struct mp_rift_entry **ep)
+{
+	struct mp_rift_peer *pp;
+	struct mp_rift_entry *e;
+	bool probe = false;
+
+	if (!ep || dst >= r->nr_peer)
+		return -EINVAL;
+	pp = &r->peer[dst];
+	/*
+	 * A destination that failed a request fails new ones at once, but
+	 * lets one probe through every probe_interval so that it can come
+	 * back without outside help.
+	 */
+	if (pp->unreachable) {
+		if (pp->probing || now < pp->probe_at)
+			return -EHOSTUNREACH;
+		probe = true;
+	}
+	if ((u16)(pp->next_sn - pp->done.base) > MP_RIFT_WINDOW)
+		return -EAGAIN;
+	if (r->free_head == NO_ENTRY)
+		return -ENOSPC;
+
+	e = &r->ent[r->free_head];
+	r->free_head = e->next_free;
+	e->next_free = NO_ENTRY;
+	e->ctx = ctx;
+	e->op = 0;
+	e->offset = 0;
+	e->len = 0;
+	e->sn = pp->next_sn;
+	e->dst = dst;
+	e->first_tx = now;
+	e->last_tx = now;
+	e->deadline = add_sat(now, mp_rift_rto(&r->p, 0));
+	e->retries = 0;
+	e->valid = true;
+	e->probe = probe;
+	e->expired = false;
+
+	pp->next_sn = mp_sn_add(pp->next_sn, 1);
+	pp->inflight++;
+	if (probe)
+		pp->probing = true;
+	r->nr_busy++;
+	*ep = e;
+	return 0;
+}
+
+u16 mp_rift_ack(const struct mp_rift *r, u16 dst)
+{
+	return dst < r->nr_peer ? r->peer[dst].done.base : 0;
+}
+
+int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
+		  struct mp_rift_entry **ep)
+{
+	struct mp_rift_entry *e;
+
+	if (!ep || tag >= r->nr_ent)
+		return -EINVAL;
+	e = &r->ent[tag];
+	if (!e->valid || e->expired)
+		return -ENOENT;
+	/*
+	 * Both mismatches reject a late response to an earlier use of the
+	 * slot (the caller counts them as stale); SN first, since that is
+	 * the usual difference.
+	 */
+	if (e->sn != sn)
+		return -ESTALE;
+	if (e->dst != src)
+		return -EXDEV;
+	r->peer[e->dst].unreachable = false;
+	*ep = e;
+	return 0;
+}
+
+void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e)
+{
+	struct mp_rift_peer *pp;
+
+	if (!e || !e->valid)
+		return;
+	pp = &r->peer[e->dst];
+	/* sn is unfinished, so it lies in (ack, ack + 64]: mark it done. */
+	mp_seqmap_mark(&pp->done, mp_seqmap_pos(&pp->done, e->sn));
+	pp->inflight--;
+	if (e->probe)
+		pp->probing = false;
+
+	e->valid = false;
+	e->expired = false;
+	e->probe = false;
+	e->ctx = NULL;
+	e->next_free = r->free_head;
+	r->free_head = e->tag;
+	r->nr_busy--;
+}
+
+enum mp_rift_event mp_rift_poll(struct mp_rift *r, u64 now, unsigned int *pos,
+				struct mp_rift_entry **ep)
+{
+	struct mp_rift_peer *pp;
+	struct mp_rift_entry *e;
+	unsigned int i;
+
+	for (i = *pos; i < r->nr_ent; i++) {
+		e = &r->ent[i];
+		if (!e->valid || e->expired || now < e->deadline)
+			continue;
+		*pos = i + 1;
+		*ep = e;
+		if (e->retries < r->p.max_retries) {
+			e->retries++;
+			e->last_tx = now;
+			e->deadline = add_sat(now, mp_rift_rto(&r->p, e->retries));
+			return MP_RIFT_RETRANSMIT;
+		}
+		e->expired = true;
+		e->deadline = ~0ULL;
+		pp = &r->peer[e->dst];
+		pp->unreachable = true;
+		pp->probe_at = add_sat(now, r->p.probe_interval);
+		return MP_RIFT_TIMEOUT;
+	}
+	*pos = r->nr_ent;
+	return MP_RIFT_IDLE;
+}
+
+bool mp_rift_next_deadline(const struct mp_rift *r, u64 *deadline)
+{
+	bool any = false;
+	u64 min = ~0ULL;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_ent; i++) {
+		const struct mp_rift_entry *e = &r->ent[i];
+
+		if (!e->valid || e->expired)
+			continue;
+		if (e->deadline < min)
+			min = e->deadline;
+		any = true;
+	}
+	if (any && deadline)
+		*deadline = min;
+	return any;
+}
+
+struct mp_rift_entry *mp_rift_next_busy(struct mp_rift *r, unsigned int *pos)
+{
+	unsigned int i;
+
+	for (i = *pos; i < r->nr_ent; i++) {
+		if (r->ent[i].valid) {
+			*pos = i + 1;
+			return &r->ent[i];
+		}
+	}
+	*pos = r->nr_ent;
+	return NULL;
+}
+
+bool mp_rift_peer_unreachable(const struct mp_rift *r, u16 dst)
+{
+	return dst < r->nr_peer && r->peer[dst].unreachable;
+}
+
+void mp_rift_peer_alive(struct mp_rift *r, u16 dst)
+{
+	if (dst < r->nr_peer)
+		r->peer[dst].unreachable = false;
+}

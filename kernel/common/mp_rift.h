@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Requester side of the mp_eth transport: the Request-In-Flight Table
+ * (RIFT) of the CMM-MP paper, per-destination 16-bit sequence numbers with
+ * the cumulative ack and the 64-SN flow-control limit, response validation,
+ * retransmission with exponential backoff, and per-destination
+ * "unreachable" state with fast failure and probing.
+ * Rules: Documentation/protocol.rst.
+ *
+ * No locking and no allocation inside: the caller provides the entry and
+ * peer arrays, serialises all calls (a spinlock in the kernel) and supplies
+ * the time (monotonic, in the unit of the params; the defaults assume ns).
+ * Nothing here sleeps, so it is usable in atomic context.
+ */
+#ifndef _CMM_MP_COMMON_RIFT_H
+#define _CMM_MP_COMMON_RIFT_H
+
+#include "mp_types.h"
+#include "mp_sn.h"
+
+#define MP_RIFT_DEFAULT_ENTRIES	256
+#define MP_RIFT_MAX_ENTRIES	0xfffe	/* tags 0..0xfffd; 0xffff = none */
+#define MP_RIFT_MAX_PEERS	0xffff	/* device ids 0..0xfffe */
+#define MP_RIFT_WINDOW		64	/* = MP_ETH_WINDOW */
+
+/* Defaults: 50 + 100 + 200 + 400 + 800 ms = 1.55 s to declare failure. */
+#define MP_RIFT_RTO_INITIAL	50000000ULL	/* 50 ms */
+#define MP_RIFT_RTO_MAX		800000000ULL	/* 800 ms */
+#define MP_RIFT_MAX_RETRIES	4
+#define MP_RIFT_PROBE_INTERVAL	1000000000ULL	/* 1 s */
+#define MP_RIFT_MAX_RETRIES_LIMIT 64
+
+struct mp_rift_params {
+	u64 rto_initial;	/* first retransmission timeout */
+	u64 rto_max;		/* backoff doubles the timeout up to this */
+	u64 probe_interval;	/* unreachable peer: one probe this often */
+	u32 max_retries;	/* retransmissions before -ETIMEDOUT */
+};
+
+struct mp_rift_entry {
+	void *ctx;		/* caller's request */
+	u64 offset;		/* caller's copy of the request, for */
+	u32 len;		/*   mp_frame_match_response() */
+	u64 first_tx;		/* time of the first transmission */
+	u64 last_tx;		/* time of the latest transmission */
+	u64 deadline;		/* retransmit or fail at this time */
+	u16 sn;
+	u16 dst;
+	u16 tag;		/* == index in the table, sent in the header */
+	u16 next_free;
+	u8 op;			/* caller's request opcode */
+	u8 retries;		/* retransmissions so far */
+	bool valid;
+	bool probe;		/* the one request let through to a dead peer */
+	bool expired;		/* reported as MP_RIFT_TIMEOUT, awaiting free */
+};
+
+struct mp_rift_peer {
+	struct mp_seqmap done;	/* base = cumulative ack; bits: finished SNs */
+	u64 probe_at;		/* unreachable: earliest next probe */
+	u16 next_sn;
+	u16 inflight;
+	bool unreachable;
+	bool probing;		/* a probe request is in flight */
+};
+
+struct mp_rift {
+	struct mp_rift_params p;
+	struct mp_rift_entry *ent;
+	struct mp_rift_peer *peer;
+	u32 nr_ent;
+	u32 nr_peer;
+	u32 nr_busy;
+	u16 free_head;
+};
+
+/* Results of mp_rift_poll(). */
+enum mp_rift_event {
+	MP_RIFT_IDLE,		/* scan finished, nothing (more) due */
+	MP_RIFT_RETRANSMIT,	/* send *ep again (MP_ETH_F_RETX, fresh ack) */
+	MP_RIFT_TIMEOUT,	/* *ep failed: complete it with -ETIMEDOUT, free */
+};
+
+void mp_rift_default_params(struct mp_rift_params *p);
+
+/*
+ * Set up a RIFT over caller-provided arrays: nr_ent entries (1..0xfffe) and
+ * nr_peer destinations indexed by device id (1..0xffff), every destination
+ * starting at sequence number start_sn. params NULL = defaults.
+ * 0 or -EINVAL.
+ */
+int mp_rift_init(struct mp_rift *r, const struct mp_rift_params *params,
+		 struct mp_rift_entry *ent, unsigned int nr_ent,
+		 struct mp_rift_peer *peer, unsigned int nr_peer, u16 start_sn);
+
+/*
+ * Restart the sequence of one destination (new generation): it becomes
+ * reachable and starts at start_sn. -EBUSY while it has requests in flight
+ * (fail them first), -EINVAL for an unknown destination.
+ */
+int mp_rift_peer_reset(struct mp_rift *r, u16 dst, u16 start_sn);
+
+/*
+ * Allocate an entry and the next sequence number for a request to dst sent
+ * at time now (call it right before the first transmission; the caller then
+ * fills e->op/offset/len and sends sn, tag and mp_rift_ack()).
+ * -EINVAL unknown dst, -EHOSTUNREACH dst unreachable and no probe due,
+ * -EAGAIN 64 SNs to dst unfinished (retry after a completion),
+ * -ENOSPC table full.
+ */
+int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+		  struct mp_rift_entry **ep);
+
+/* Cumulative ack to put in every (re)transmission to dst. */
+u16 mp_rift_ack(const struct mp_rift *r, u16 dst);
+
+/*
+ * Find the entry a response (tag, sn) from device src answers. On success
+ * the peer counts as reachable again. -EINVAL tag out of range, -ENOENT no
+ * request in flight under that tag (late or unknown), -ESTALE the tag is
+ * in flight with another SN (a late response to an earlier use of the
+ * slot), -EXDEV the SN matches but the request went to another device.
+ */
+int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
+		  struct mp_rift_entry **ep);
+
+/* Release a (completed, failed or aborted) entry; its SN becomes finished. */
+void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e);
+
+/*
+ * Timer scan: iterate from *pos (start at 0) and return the next entry that
+ * is due at now, after applying the retransmission rule to it. Repeat until
+ * MP_RIFT_IDLE. A MP_RIFT_TIMEOUT marks the destination unreachable.
+ */
+enum mp_rift_event mp_rift_poll(struct mp_rift *r, u64 now, unsigned int *pos,
+				struct mp_rift_entry **ep);
+
+/* Earliest deadline of any entry in flight; false when none. */
+bool mp_rift_next_deadline(const struct mp_rift *r, u64 *deadline);
+
+/* Iterate over entries in flight (abort on reset/unload); NULL at the end. */
+struct mp_rift_entry *mp_rift_next_busy(struct mp_rift *r, unsigned int *pos);
+
+/* Timeout used after n retransmissions: min(rto_initial << n, rto_max). */
+u64 mp_rift_rto(const struct mp_rift_params *p, unsigned int n);
+
+/* Sum of all timeouts: how long a request to a dead peer takes to fail. */
+u64 mp_rift_fail_time(const struct mp_rift_params *p);
+
+bool mp_rift_peer_unreachable(const struct mp_rift *r, u16 dst);
+
+/* Out-of-band evidence that dst is alive (e.g. a discovery frame). */
+void mp_rift_peer_alive(struct mp_rift *r, u16 dst);
+
+#endif /* _CMM_MP_COMMON_RIFT_H */

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Responder receive window of the mp_eth transport (pure logic, shared with
+ * userspace tests and the fuzzer).
+ *
+ * Invariants: bit 0 of rx.bits is never set between calls (a received
+ * base + 1 moves the base at once), so whenever rx.bits is non-zero
+ * base + 1 is a hole and stall_since is the time that hole became the
+ * oldest one. Only a request in (base, base + 64] whose bit is clear, or
+ * the request that triggers a resync, is ever executed; everything at or
+ * behind the base is at most answered again from the cache. That is what
+ * keeps a duplicate write from being applied twice.
+ */
+#include <linux/mp_eth.h>
+
+#include "mp_window.h"
+#include "mp_bytes.h"
+
+static_assert(MP_WINDOW_SIZE == MP_ETH_WINDOW, "window size");
+static_assert(MP_WINDOW_SIZE == MP_SEQMAP_SIZE, "window size");
+static_assert((MP_WINDOW_CACHE & (MP_WINDOW_CACHE - 1)) == 0,
+	      "slots are indexed by sn modulo a power of two");
+
+static void window_clear(struct mp_window *w, u16 base)
+{
+	mp_seqmap_init(&w->rx, base);
+	w->overflow = 0;
+	w->stall_since = 0;
+	memset(w->cache, 0, sizeof(w->cache));
+}
+
+void mp_window_init(struct mp_window *w, u16 first_sn)
+{
+	memset(w, 0, sizeof(*w));
+	w->gap_timeout = MP_WINDOW_GAP_TIMEOUT;
+	w->resync_thresh = MP_WINDOW_RESYNC;
+	window_clear(w, (u16)(first_sn - 1));
+	w->synced = true;
+}
+
+void mp_window_reset(struct mp_window *w)
+{
+	window_clear(w, 0);
+	w->synced = false;
+}
+
+/* An ack is usable only as the requester promises: 1 <= sn - ack <= 64. */
+static bool ack_usable(u16 sn, int ack)
+{
+	u16 span;
+
+	if (ack < 0 || ack > 0xffff)
+		return false;
+	span = (u16)(sn - (u16)ack);
+	return span >= 1 && span <= MP_WINDOW_SIZE;
+}
+
+/*
+ * The base moved (by arrival, ack or timeout) or a first hole opened: the
+ * oldest hole, if any, starts ageing now. Restarting the clock when the base
+ * moves is conservative: a later hole is never skipped earlier than
+ * gap_timeout after it became the oldest.
+ */
+static void note_hole(struct mp_window *w, bool restart, u64 now)
+{
+	if (w->rx.bits && restart)
+		w->stall_since = now;
+}
+
+unsigned int mp_window_expire(struct mp_window *w, u64 now)
+{
+	unsigned int n;
+
+	if (!w->synced || !w->rx.bits)
+		return 0;
+	if (now < w->stall_since || now - w->stall_since < w->gap_timeout)
+		return 0;
+	/* Skip the run of holes after the base, then what arrived after it. */
+	n = mp_ctz64(w->rx.bits);
+	mp_seqmap_shift(&w->rx, n);
+	mp_seqmap_advance(&w->rx);
+	note_hole(w, true, now);
+	w->skipped += n;
+	return n;
+}
+
+/* The requester finished everything up to ack: forget holes up to there. */
+static void apply_ack(struct mp_window *w, u16 ack, u64 now)
+{
+	s32 d = mp_sn_diff(ack, w->rx.base);
+
+	if (d <= 0)
+		return;
+	w->skipped += mp_seqmap_shift(&w->rx, (unsigned int)d);
+	mp_seqmap_advance(&w->rx);
+	note_hole(w, true, now);
+}
+
+/* Record a request about to be executed; pos is its place in the map. */
+static void accept(struct mp_window *w, u16 sn, s32 pos, u64 now)
+{
+	struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
+	bool had_holes = w->rx.bits != 0;
+	unsigned int moved;
+
+	moved = mp_seqmap_mark(&w->rx, pos);
+	note_hole(w, moved || !had_holes, now);
+	s->sn = sn;
+	s->state = MP_WSLOT_PENDING;
+	s->status = 0;
+	w->overflow = 0;
+}
+
+/* sn was executed before: answer from the cache, or wait for the answer. */
+static enum mp_window_verdict cached(struct mp_window *w, u16 sn,
+				     int *status, enum mp_window_verdict miss)
+{
+	const struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
+
+	if (s->sn != sn || s->state == MP_WSLOT_EMPTY)
+		return miss;
+	w->overflow = 0;
+	if (s->state == MP_WSLOT_PENDING)
+		return MP_WIN_BUSY;
+	if (status)
+		*status = s->status;
+	return MP_WIN_DUP;
+}
+
+enum mp_window_verdict mp_window_check(struct mp_window *w, u16 sn, int ack,
+				       u64 now, int *status)
+{
+	bool has_ack = ack_usable(sn, ack);
+	s32 pos;
+
+	if (!w->synced) {
+		window_clear(w, has_ack ? (u16)ack : (u16)(sn - 1));
+		w->synced = true;
+	}
+	mp_window_expire(w, now);
+	if (has_ack)
+		apply_ack(w, (u16)ack, now);
+
+	pos = mp_seqmap_pos(&w->rx, sn);
+	if (pos > MP_WINDOW_SIZE) {
+		/*
+		 * Paper rule: the overflow counter counts requests beyond
+		 * base + 64; enough of them in a row mean the two ends lost
+		 * each other's sequence (the requester restarted or skipped
+		 * ahead), so the window re-bases on the newest SN. Requests
+		 * between the old and the new base are never executed.
+		 */
+		if (++w->overflow < w->resync_thresh)
+			return MP_WIN_BEYOND;
+		window_clear(w, (u16)(sn - 1));
+		accept(w, sn, 1, now);
+		return MP_WIN_RESYNC;
+	}
+	if (pos >= 1) {
+		/*
+		 * In-window and received before: the slot still holds it,
+		 * since sn + 64 cannot have been received while sn is
+		 * ahead of the base. If not, drop rather than execute.
+		 */
+		if (mp_seqmap_test(&w->rx, pos))
+			return cached(w, sn, status, MP_WIN_BUSY);
+		accept(w, sn, pos, now);
+		return MP_WIN_NEW;
+	}
+	/*
+	 * At or behind the base: executed, skipped by the timeout or finished
+	 * by the requester. Never execute; answer again if the response of
+	 * exactly this SN is still cached and recent.
+	 */
+	if (pos > -MP_WINDOW_CACHE)
+		return cached(w, sn, status, MP_WIN_OLD);
+	return MP_WIN_OLD;
+}
+
+int mp_window_complete(struct mp_window *w, u16 sn, int status)
+{
+	struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
+
+	if (status > 0 || status < -MP_ETH_MAX_ERRNO)
+		return -EINVAL;
+	if (s->sn != sn || s->state != MP_WSLOT_PENDING)
+		return -ENOENT;
+	s->status = status;
+	s->state = MP_WSLOT_DONE;
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Responder side of the mp_eth transport: the per-peer receive window of
+ * the CMM-MP paper (base SN, 64-bit bitmap, overflow counter, timeout that
+ * advances the base past lost requests) plus a small cache of completed
+ * responses so that a request whose response was lost is answered again
+ * without being executed again. Rules: Documentation/protocol.rst.
+ *
+ * No locking and no allocation inside: one struct per peer, the caller
+ * serialises calls for a peer and supplies the time (any monotonic clock,
+ * in the unit of gap_timeout; the defaults assume nanoseconds).
+ */
+#ifndef _CMM_MP_COMMON_WINDOW_H
+#define _CMM_MP_COMMON_WINDOW_H
+
+#include "mp_types.h"
+#include "mp_sn.h"
+
+#define MP_WINDOW_SIZE		64	/* = MP_ETH_WINDOW */
+#define MP_WINDOW_CACHE		64	/* response slots, power of two */
+#define MP_WINDOW_RESYNC	8	/* consecutive BEYOND before re-basing */
+/* Must exceed the requester's total retry time (1.55 s by default). */
+#define MP_WINDOW_GAP_TIMEOUT	2000000000ULL	/* 2 s in ns */
+
+/* ack argument of mp_window_check() for requests without MP_ETH_F_ACK. */
+#define MP_WINDOW_NO_ACK	(-1)
+
+enum mp_window_verdict {
+	MP_WIN_NEW,	/* first copy: execute, then mp_window_complete() */
+	MP_WIN_RESYNC,	/* window re-based on this request: execute it too */
+	MP_WIN_DUP,	/* executed before: answer again with the cached status */
+	MP_WIN_BUSY,	/* executed, response not stored yet: drop */
+	MP_WIN_OLD,	/* behind the window, nothing to answer: drop */
+	MP_WIN_BEYOND,	/* beyond base + 64: drop (counted for resync) */
+};
+
+enum mp_window_slot_state {
+	MP_WSLOT_EMPTY,
+	MP_WSLOT_PENDING,	/* executed, mp_window_complete() not yet called */
+	MP_WSLOT_DONE,		/* status holds the response's status */
+};
+
+struct mp_window_slot {
+	s32 status;
+	u16 sn;
+	u8 state;		/* enum mp_window_slot_state */
+};
+
+struct mp_window {
+	struct mp_seqmap rx;	/* base and received bitmap */
+	u64 stall_since;	/* when the oldest hole was seen (rx.bits != 0) */
+	u64 gap_timeout;	/* hole age that advances the base */
+	u64 skipped;		/* total SNs the base passed without receiving */
+	u32 overflow;		/* consecutive requests beyond base + 64 */
+	u32 resync_thresh;	/* overflow value that re-bases the window */
+	bool synced;		/* false: the next request sets the base */
+	struct mp_window_slot cache[MP_WINDOW_CACHE];
+};
+
+/* Slot of sn in the response cache; the caller may keep a parallel array. */
+static inline unsigned int mp_window_slot(u16 sn)
+{
+	return sn & (MP_WINDOW_CACHE - 1);
+}
+
+static inline u16 mp_window_base(const struct mp_window *w)
+{
+	return w->rx.base;
+}
+
+/* A synced window that expects first_sn next (base = first_sn - 1). */
+void mp_window_init(struct mp_window *w, u16 first_sn);
+
+/*
+ * Forget everything (new generation, peer restarted): the next request sets
+ * the base, from its ack when it has one, else to its SN - 1.
+ */
+void mp_window_reset(struct mp_window *w);
+
+/*
+ * Classify request sn from this peer at time now. ack is the request's
+ * cumulative ack (0..0xffff) or MP_WINDOW_NO_ACK; an ack that is not within
+ * 64 behind sn is ignored. On MP_WIN_DUP *status (if not NULL) receives the
+ * cached status. Also applies the hole timeout (mp_window_expire()).
+ */
+enum mp_window_verdict mp_window_check(struct mp_window *w, u16 sn, int ack,
+				       u64 now, int *status);
+
+/*
+ * Store the status of the response to sn (0 or -errno). 0, -ENOENT when
+ * the slot was reused or reset meanwhile (send the response uncached),
+ * -EINVAL for a status that is not 0 or an errno.
+ */
+int mp_window_complete(struct mp_window *w, u16 sn, int status);
+
+/*
+ * Timeout rule: when the oldest hole is gap_timeout old, move the base past
+ * it (and past what arrived after it). Returns how many SNs were skipped.
+ */
+unsigned int mp_window_expire(struct mp_window *w, u64 now);
+
+#endif /* _CMM_MP_COMMON_WINDOW_H */

@@ -1,0 +1,23 @@
+# libFuzzer targets (clang, ASan + UBSan; any UBSan report aborts).
+# `make fuzz FUZZ_SECONDS=N` runs each for N seconds through scripts/run-fuzz,
+# on a corpus in build/fuzz/corpus-<name> seeded by build/fuzz/<name>-seeds.
+FUZZ_CC		?= clang
+FUZZ_CFLAGS	?= -g -O1 -fsanitize=fuzzer,address,undefined \
+		   -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+FUZZ_TARGETS += $(B)/fuzz/fuzz_frame
+
+FUZZ_FRAME_SRC := selftests/fuzz/fuzz_frame.c kernel/common/mp_frame.c \
+	kernel/common/mp_window.c kernel/common/mp_rift.c
+FUZZ_FRAME_H := selftests/fuzz/fuzz_frame.h include/uapi/linux/mp_eth.h \
+	kernel/common/mp_types.h kernel/common/mp_bytes.h kernel/common/mp_sn.h \
+	kernel/common/mp_frame.h kernel/common/mp_window.h kernel/common/mp_rift.h
+
+# The seed generator is built with the target so run-fuzz finds it beside it.
+$(B)/fuzz/fuzz_frame: $(FUZZ_FRAME_SRC) $(FUZZ_FRAME_H) | $(B)/fuzz/fuzz_frame-seeds
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS_COMMON) $(FUZZ_CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)
+
+$(B)/fuzz/fuzz_frame-seeds: selftests/fuzz/fuzz_frame_seeds.c kernel/common/mp_frame.c $(FUZZ_FRAME_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)

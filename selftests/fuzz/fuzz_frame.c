@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the mp_eth transport logic: decodes arbitrary bytes
+ * as frames and drives a RIFT and per-peer receive windows with whatever
+ * decodes, interleaved with sends, timer runs and window resets (input
+ * format in fuzz_frame.h). Besides ASan/UBSan, it checks the invariants
+ * the kernel relies on and aborts when one breaks:
+ *  - a decoded header re-encodes to the same 32 bytes, and the payload it
+ *    announces lies inside the buffer;
+ *  - the reply to a valid request encodes, and decodes to a response that
+ *    matches the request;
+ *  - bit 0 of a window bitmap is never left set;
+ *  - every request in flight is 1..64 ahead of the ack sent with it.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_frame.h"
+#include "mp_window.h"
+#include "mp_rift.h"
+#include "fuzz_frame.h"
+
+#define SELF		0
+#define NPEER		4
+#define NENT		32
+
+#define CHECK(c)	do { if (!(c)) abort(); } while (0)
+
+struct state {
+	u64 now;
+	u32 max_payload;
+	bool no_ack;
+	struct mp_window win[NPEER];
+	struct mp_rift rift;
+	struct mp_rift_entry ent[NENT];
+	struct mp_rift_peer peer[NPEER];
+	u8 out[MP_ETH_HDR_LEN + 64];
+};
+
+static struct state s;
+
+static void check_rift(void)
+{
+	const struct mp_rift_entry *e;
+	unsigned int i, busy = 0;
+	u16 span;
+
+	for (i = 0; i < NENT; i++) {
+		e = &s.ent[i];
+		CHECK(e->tag == i);
+		if (!e->valid)
+			continue;
+		busy++;
+		CHECK(e->dst < NPEER);
+		span = (u16)(e->sn - mp_rift_ack(&s.rift, e->dst));
+		CHECK(span >= 1 && span <= MP_RIFT_WINDOW);
+	}
+	CHECK(busy == s.rift.nr_busy);
+}
+
+/* Decode buf; on success check the round trip and return 0. */
+static int decode(const u8 *buf, size_t len, struct mp_frame *f)
+{
+	struct mp_frame g;
+	u8 hdr[MP_ETH_HDR_LEN];
+	int ret;
+
+	ret = mp_frame_decode(buf, len, s.max_payload, f);
+	if (ret) {
+		CHECK(ret < 0);
+		return ret;
+	}
+	CHECK(len >= MP_ETH_HDR_LEN + (size_t)mp_frame_payload_len(f));
+	g = *f;
+	CHECK(mp_frame_encode(&g, s.max_payload, hdr, sizeof(hdr)) ==
+	      MP_ETH_HDR_LEN);
+	CHECK(!memcmp(hdr, buf, MP_ETH_HDR_LEN));
+	return 0;
+}
+
+static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
+{
+	struct mp_window *w = &s.win[f->src % NPEER];
+	enum mp_window_verdict v;
+	struct mp_frame r, back;
+	int st = 0, ack;
+
+	ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
+	v = mp_window_check(w, f->sn, ack, s.now, &st);
+	CHECK(!(w->rx.bits & 1));
+	switch (v) {
+	case MP_WIN_NEW:
+	case MP_WIN_RESYNC:
+		/* Execute; arg picks the outcome, sometimes left pending. */
+		st = arg & 1 ? -(int)(1 + arg % 200) : 0;
+		if (arg & 2)
+			return;
+		CHECK(mp_window_complete(w, f->sn, st) == 0);
+		CHECK(mp_window_complete(w, f->sn, st) == -ENOENT);
+		break;
+	case MP_WIN_DUP:
+		CHECK(st <= 0 && st >= -MP_ETH_MAX_ERRNO);
+		break;
+	case MP_WIN_BUSY:
+		if (arg & 4)
+			mp_window_complete(w, f->sn, 0);
+		return;
+	case MP_WIN_OLD:
+	case MP_WIN_BEYOND:
+		return;
+	default:
+		abort();
+	}
+	CHECK(mp_frame_reply(f, st, &r) == 0);
+	CHECK(mp_frame_encode(&r, s.max_payload, s.out, sizeof(s.out)) ==
+	      MP_ETH_HDR_LEN);
+	/* Check the reply as its receiver would (header-only view). */
+	if (!mp_frame_payload_len(&r)) {
+		CHECK(mp_frame_decode(s.out, MP_ETH_HDR_LEN, s.max_payload,
+				      &back) == 0);
+		CHECK(mp_frame_match_response(&back, f->op, f->offset,
+					      f->len) == 0);
+	}
+	(void)buf;
+}
+
+static void complete(const struct mp_frame *f)
+{
+	struct mp_rift_entry *e;
+	int ret;
+
+	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, &e);
+	if (ret) {
+		CHECK(ret == -EINVAL || ret == -ENOENT || ret == -ESTALE ||
+		      ret == -EXDEV);
+		return;
+	}
+	CHECK(e->valid && e->dst == f->src && e->sn == f->sn);
+	ret = mp_frame_match_response(f, e->op, e->offset, e->len);
+	CHECK(ret == 0 || ret == -EPROTO || ret == -EBADMSG);
+	/* Only a response that belongs to the request completes it. */
+	if (!ret)
+		mp_rift_free(&s.rift, e);
+}
+
+static void rx(const u8 *buf, size_t len, u8 arg)
+{
+	struct mp_discover d;
+	struct mp_frame f;
+
+	if (decode(buf, len, &f))
+		return;
+	if (mp_frame_op_is_control(f.op)) {
+		if (!mp_discover_decode(buf + MP_ETH_HDR_LEN, f.len, &d))
+			CHECK(d.chip_id && d.dev_count);
+		return;
+	}
+	if (f.dst != SELF)
+		return;
+	if (mp_frame_op_is_request(f.op))
+		serve(&f, buf, arg);
+	else
+		complete(&f);
+}
+
+static void transmit(struct mp_rift_entry *e, bool retx)
+{
+	struct mp_frame f = {
+		.op = e->op, .src = SELF, .dst = e->dst, .gen = 1,
+		.sn = e->sn, .tag = e->tag, .offset = e->offset, .len = e->len,
+	}, g;
+
+	if (!s.no_ack) {
+		f.flags = MP_ETH_F_ACK;
+		f.ack = mp_rift_ack(&s.rift, e->dst);
+	}
+	if (retx)
+		f.flags |= MP_ETH_F_RETX;
+	CHECK(mp_frame_encode(&f, s.max_payload, s.out, sizeof(s.out)) ==
+	      MP_ETH_HDR_LEN);
+	if (!mp_frame_payload_len(&f))
+		CHECK(decode(s.out, MP_ETH_HDR_LEN, &g) == 0);
+}
+
+static void send_req(u8 cmd, const u8 *arg, size_t len)
+{
+	struct mp_rift_entry *e;
+	u16 dst = (cmd >> 2) % NPEER;
+	int ret;
+
+	ret = mp_rift_alloc(&s.rift, dst, s.now, NULL, &e);
+	if (ret) {
+		CHECK(ret == -EINVAL || ret == -EHOSTUNREACH ||
+		      ret == -EAGAIN || ret == -ENOSPC);
+		return;
+	}
+	e->op = cmd & 0x40 ? MP_ETH_OP_WRITE_REQ : MP_ETH_OP_READ_REQ;
+	e->offset = len >= 8 ? ((u64)arg[0] << 12 | arg[1]) : 0;
+	e->len = 1 + (len ? arg[len - 1] : 0) % s.max_payload;
+	if (dst == SELF) {
+		/* Never on the wire: the local device serves it. */
+		mp_rift_free(&s.rift, e);
+		return;
+	}
+	transmit(e, false);
+}
+
+static void poll_timers(void)
+{
+	struct mp_rift_entry *e;
+	enum mp_rift_event ev;
+	unsigned int pos = 0, n = 0;
+	u64 next;
+
+	while ((ev = mp_rift_poll(&s.rift, s.now, &pos, &e)) != MP_RIFT_IDLE) {
+		CHECK(++n <= NENT);
+		if (ev == MP_RIFT_RETRANSMIT) {
+			CHECK(e->deadline > s.now || e->deadline == ~0ULL);
+			transmit(e, true);
+		} else {
+			CHECK(ev == MP_RIFT_TIMEOUT);
+			CHECK(mp_rift_peer_unreachable(&s.rift, e->dst));
+			mp_rift_free(&s.rift, e);
+		}
+	}
+	if (mp_rift_next_deadline(&s.rift, &next))
+		CHECK(next > s.now);
+}
+
+/* Generation change for one peer: abort its requests, restart both ends. */
+static void reset_peer(u16 dst, u16 start_sn)
+{
+	struct mp_rift_entry *e;
+	unsigned int pos = 0;
+
+	while ((e = mp_rift_next_busy(&s.rift, &pos)) != NULL) {
+		CHECK(e->valid);
+		if (e->dst == dst)
+			mp_rift_free(&s.rift, e);
+	}
+	CHECK(mp_rift_peer_reset(&s.rift, dst, start_sn) == 0);
+	CHECK(!mp_rift_peer_unreachable(&s.rift, dst));
+	mp_window_reset(&s.win[dst]);
+}
+
+static void timer_cmd(u8 cmd, const u8 *arg, size_t len)
+{
+	u16 dst = (cmd >> 4) % NPEER;
+
+	if (cmd & 4)
+		reset_peer(dst, len >= 2 ? (u16)(arg[0] << 8 | arg[1]) : 0);
+	else if (cmd & 8)
+		mp_rift_peer_alive(&s.rift, dst);
+	else
+		poll_timers();
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct mp_rift_params p;
+	struct mp_frame f;
+	size_t i = 1, len;
+	unsigned int k;
+	u8 cmd;
+
+	if (!size)
+		return 0;
+	memset(&s, 0, sizeof(s));
+	s.max_payload = fuzz_max_payload[data[0] & 3];
+	s.no_ack = data[0] & 4;
+	s.now = 1;
+	mp_rift_default_params(&p);
+	CHECK(mp_rift_init(&s.rift, &p, s.ent, NENT, s.peer, NPEER,
+			   (u16)(0xfff0 + (data[0] >> 3))) == 0);
+	for (k = 0; k < NPEER; k++) {
+		mp_window_init(&s.win[k], 0);
+		if (k & 1)
+			mp_window_reset(&s.win[k]);
+	}
+
+	/* The whole input, as one frame. */
+	decode(data + 1, size - 1, &f);
+
+	while (i + FUZZ_REC_HDR <= size) {
+		cmd = data[i];
+		s.now += data[i + 1] * FUZZ_TICK_NS;
+		len = data[i + 2] | (size_t)data[i + 3] << 8;
+		i += FUZZ_REC_HDR;
+		if (len > size - i)
+			len = size - i;
+		switch (cmd & 3) {
+		case FUZZ_RX:
+			rx(data + i, len, cmd >> 2);
+			break;
+		case FUZZ_SEND:
+			send_req(cmd, data + i, len);
+			break;
+		case FUZZ_POLL:
+			timer_cmd(cmd, data + i, len);
+			break;
+		case FUZZ_WINDOW:
+			if (cmd & 4)
+				mp_window_reset(&s.win[(cmd >> 3) % NPEER]);
+			else
+				mp_window_expire(&s.win[(cmd >> 3) % NPEER],
+						 s.now);
+			break;
+		}
+		check_rift();
+		i += len;
+	}
+	return 0;
+}

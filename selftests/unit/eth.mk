@@ -1,0 +1,26 @@
+# Unit tests for the mp_eth transport logic in kernel/common/: frame codec,
+# receive window, RIFT, and a randomized model of the whole protocol over a
+# lossy, duplicating, reordering network.
+ETH_COMMON_H := include/uapi/linux/mp_eth.h kernel/common/mp_types.h \
+	kernel/common/mp_bytes.h kernel/common/mp_sn.h kernel/common/mp_frame.h \
+	kernel/common/mp_window.h kernel/common/mp_rift.h kernel/common/mp_stats.h
+
+UNIT_TESTS += $(B)/unit/test_frame $(B)/unit/test_window $(B)/unit/test_rift \
+	$(B)/unit/test_model
+
+$(B)/unit/test_frame: selftests/unit/test_frame.c kernel/common/mp_frame.c $(ETH_COMMON_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
+$(B)/unit/test_window: selftests/unit/test_window.c kernel/common/mp_window.c $(ETH_COMMON_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
+$(B)/unit/test_rift: selftests/unit/test_rift.c kernel/common/mp_rift.c $(ETH_COMMON_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
+$(B)/unit/test_model: selftests/unit/test_model.c kernel/common/mp_frame.c \
+		kernel/common/mp_window.c kernel/common/mp_rift.c $(ETH_COMMON_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka

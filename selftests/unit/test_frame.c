@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for the mp_eth header and discovery codec (mp_frame.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mp_frame.h"
+
+#define MTU_PAYLOAD	(1500 - MP_ETH_HDR_LEN)
+#define JUMBO_PAYLOAD	(9000 - MP_ETH_HDR_LEN)
+
+static struct mp_frame req(u8 op, u32 len)
+{
+	struct mp_frame f = {
+		.op = op, .flags = MP_ETH_F_ACK, .src = 1, .dst = 2,
+		.gen = 7, .sn = 0x1234, .tag = 17, .ack = 0x1230,
+		.offset = 0x10000, .len = len,
+	};
+	return f;
+}
+
+static struct mp_frame ctrl(u8 op)
+{
+	struct mp_frame f = {
+		.op = op, .src = MP_ETH_DEV_ANY, .dst = MP_ETH_DEV_ANY,
+		.gen = 3, .len = MP_ETH_DISCOVER_LEN,
+	};
+	return f;
+}
+
+/* Encode f plus a payload of the announced size; returns the total size. */
+static size_t build(const struct mp_frame *f, u8 *buf, size_t size)
+{
+	u32 plen = mp_frame_payload_len(f);
+
+	assert_int_equal(mp_frame_encode(f, JUMBO_PAYLOAD, buf, size),
+			 MP_ETH_HDR_LEN);
+	assert_true(MP_ETH_HDR_LEN + plen <= size);
+	memset(buf + MP_ETH_HDR_LEN, 0xa5, plen);
+	return MP_ETH_HDR_LEN + plen;
+}
+
+static void assert_same(const struct mp_frame *a, const struct mp_frame *b)
+{
+	assert_int_equal(a->op, b->op);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->src, b->src);
+	assert_int_equal(a->dst, b->dst);
+	assert_int_equal(a->gen, b->gen);
+	assert_int_equal(a->sn, b->sn);
+	assert_int_equal(a->tag, b->tag);
+	assert_int_equal(a->ack, b->ack);
+	assert_true(a->offset == b->offset);
+	assert_int_equal(a->len, b->len);
+	assert_int_equal(a->status, b->status);
+}
+
+/* The exact bytes on the wire, field by field (the ABI). */
+static void test_golden_layout(void **state)
+{
+	static const u8 want[MP_ETH_HDR_LEN] = {
+		0x01, 0x02, 0x00, 0x03,	/* version, WRITE_REQ, RETX|ACK */
+		0x00, 0x01, 0x00, 0x02,	/* src 1, dst 2 */
+		0xde, 0xad, 0xbe, 0xef,	/* gen */
+		0xff, 0xff, 0x00, 0x2a,	/* sn 0xffff, tag 42 */
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, /* offset */
+		0x00, 0x00, 0x00, 0x08,	/* len 8 */
+		0x00, 0x00, 0xff, 0xfe,	/* status 0, ack 0xfffe */
+	};
+	struct mp_frame f = {
+		.op = MP_ETH_OP_WRITE_REQ, .flags = MP_ETH_F_RETX | MP_ETH_F_ACK,
+		.src = 1, .dst = 2, .gen = 0xdeadbeef, .sn = 0xffff, .tag = 42,
+		.ack = 0xfffe, .offset = 0x0102030405060708ULL, .len = 8,
+	};
+	struct mp_frame nak;
+	u8 buf[64];
+
+	assert_int_equal(mp_frame_encode(&f, MTU_PAYLOAD, buf, sizeof(buf)),
+			 MP_ETH_HDR_LEN);
+	assert_memory_equal(buf, want, sizeof(want));
+
+	/* A NAK's status is the errno in two's complement: -EFAULT. */
+	assert_int_equal(mp_frame_reply(&f, -EFAULT, &nak), 0);
+	assert_int_equal(mp_frame_encode(&nak, MTU_PAYLOAD, buf, sizeof(buf)),
+			 MP_ETH_HDR_LEN);
+	assert_int_equal(buf[28], 0xff);
+	assert_int_equal(buf[29], (u8)(0x10000 - EFAULT));
+	assert_int_equal(buf[2] | buf[3] | buf[30] | buf[31], 0);
+}
+
+static void test_roundtrip(void **state)
+{
+	static const u8 ops[] = {
+		MP_ETH_OP_READ_REQ, MP_ETH_OP_WRITE_REQ,
+	};
+	struct mp_frame f, g, r;
+	u8 buf[JUMBO_PAYLOAD + MP_ETH_HDR_LEN];
+	size_t n;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ops); i++) {
+		f = req(ops[i], 4096);
+		n = build(&f, buf, sizeof(buf));
+		assert_int_equal(mp_frame_decode(buf, n, JUMBO_PAYLOAD, &g), 0);
+		assert_same(&f, &g);
+
+		/* Every response to it decodes back to itself as well. */
+		assert_int_equal(mp_frame_reply(&f, 0, &r), 0);
+		assert_int_equal(r.op, ops[i] == MP_ETH_OP_READ_REQ ?
+				 MP_ETH_OP_READ_RESP : MP_ETH_OP_WRITE_ACK);
+		n = build(&r, buf, sizeof(buf));
+		assert_int_equal(n, MP_ETH_HDR_LEN +
+				 (ops[i] == MP_ETH_OP_READ_REQ ? 4096 : 0));
+		assert_int_equal(mp_frame_decode(buf, n, JUMBO_PAYLOAD, &g), 0);
+		assert_same(&r, &g);
+		assert_int_equal(mp_frame_match_response(&g, ops[i],
+							 f.offset, f.len), 0);
+
+		assert_int_equal(mp_frame_reply(&f, -EACCES, &r), 0);
+		assert_int_equal(r.op, MP_ETH_OP_NAK);
+		n = build(&r, buf, sizeof(buf));
+		assert_int_equal(mp_frame_decode(buf, n, JUMBO_PAYLOAD, &g), 0);
+		assert_int_equal(g.status, -EACCES);
+		assert_int_equal(mp_frame_match_response(&g, ops[i],
+							 f.offset, f.len), 0);
+	}
+
+	f = ctrl(MP_ETH_OP_DISCOVER);
+	n = build(&f, buf, sizeof(buf));
+	assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, &g), 0);
+	assert_same(&f, &g);
+	f.op = MP_ETH_OP_DISCOVER_ACK;
+	f.src = 0;
+	f.dst = 3;
+	n = build(&f, buf, sizeof(buf));
+	assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, &g), 0);
+	assert_same(&f, &g);
+}
+
+static void test_truncated(void **state)
+{
+	struct mp_frame f = req(MP_ETH_OP_WRITE_REQ, 100), g;
+	u8 buf[256];
+	size_t n = build(&f, buf, sizeof(buf)), i;
+
+	for (i = 0; i < n; i++)
+		assert_int_equal(mp_frame_decode(buf, i, MTU_PAYLOAD, &g),
+				 -EBADMSG);
+	assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, &g), 0);
+	/* A payload longer than announced is not padding: reject. */
+	assert_int_equal(mp_frame_decode(buf, n + 1, MTU_PAYLOAD, &g),
+			 -EBADMSG);
+	assert_int_equal(mp_frame_decode(NULL, 0, MTU_PAYLOAD, &g), -EBADMSG);
+	assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, NULL), -EINVAL);
+}
+
+/* Short frames come padded to 60 bytes; only that much slack is allowed. */
+static void test_padding(void **state)
+{
+	struct mp_frame f = req(MP_ETH_OP_READ_REQ, 64), g;
+	u8 buf[128] = { 0 };
+	size_t i;
+
+	build(&f, buf, sizeof(buf));
+	for (i = MP_ETH_HDR_LEN; i <= MP_ETH_MIN_PDU; i++)
+		assert_int_equal(mp_frame_decode(buf, i, MTU_PAYLOAD, &g), 0);
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_MIN_PDU + 1, MTU_PAYLOAD,
+					 &g), -EBADMSG);
+
+	/* An 8-byte write fills 40 of the 46 bytes: 6 bytes of padding. */
+	f = req(MP_ETH_OP_WRITE_REQ, 8);
+	build(&f, buf, sizeof(buf));
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN + 7, MTU_PAYLOAD,
+					 &g), -EBADMSG);
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_MIN_PDU, MTU_PAYLOAD, &g),
+			 0);
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_MIN_PDU + 1, MTU_PAYLOAD,
+					 &g), -EBADMSG);
+}
+
+static int decode_mut(const struct mp_frame *f, unsigned int off, u8 val)
+{
+	u8 buf[MP_ETH_HDR_LEN + 64];
+	struct mp_frame g;
+	size_t n = build(f, buf, sizeof(buf));
+
+	buf[off] = val;
+	return mp_frame_decode(buf, n, MTU_PAYLOAD, &g);
+}
+
+static void test_header_rejects(void **state)
+{
+	struct mp_frame f = req(MP_ETH_OP_READ_REQ, 64);
+
+	assert_int_equal(decode_mut(&f, 0, 0), -EPROTONOSUPPORT);
+	assert_int_equal(decode_mut(&f, 0, 2), -EPROTONOSUPPORT);
+	assert_int_equal(decode_mut(&f, 1, 0), -EOPNOTSUPP);
+	assert_int_equal(decode_mut(&f, 1, 0x06), -EOPNOTSUPP);
+	assert_int_equal(decode_mut(&f, 1, 0xff), -EOPNOTSUPP);
+	assert_int_equal(decode_mut(&f, 2, 0x80), -EOPNOTSUPP); /* F_AUTH */
+	assert_int_equal(decode_mut(&f, 3, 0x06), -EPROTO);	/* unknown */
+	assert_int_equal(decode_mut(&f, 29, 1), -EPROTO);	/* status */
+	/* READ_REQ -> WRITE_REQ without the payload: truncated. */
+	assert_int_equal(decode_mut(&f, 1, MP_ETH_OP_WRITE_REQ), -EBADMSG);
+	/* READ_REQ -> READ_RESP: flags and ack must be clear. */
+	assert_int_equal(decode_mut(&f, 1, MP_ETH_OP_READ_RESP), -EPROTO);
+	/* READ_REQ -> DISCOVER: wrong length, offset, flags. */
+	assert_int_equal(decode_mut(&f, 1, MP_ETH_OP_DISCOVER), -EPROTO);
+}
+
+static void test_field_rules(void **state)
+{
+	struct mp_frame f;
+	u8 buf[64];
+
+	/* Length: non-zero, fits one frame (READ_REQ too: its reply must). */
+	f = req(MP_ETH_OP_READ_REQ, 0);
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.len = MTU_PAYLOAD;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.len = MTU_PAYLOAD + 1;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EMSGSIZE);
+	assert_int_equal(mp_frame_check(&f, JUMBO_PAYLOAD), 0);
+	f.len = JUMBO_PAYLOAD + 1;
+	assert_int_equal(mp_frame_check(&f, JUMBO_PAYLOAD), -EMSGSIZE);
+	assert_int_equal(mp_frame_encode(&f, JUMBO_PAYLOAD, buf, sizeof(buf)),
+			 -EMSGSIZE);
+
+	/* The range may end exactly at 2^64 but not wrap. */
+	f = req(MP_ETH_OP_READ_REQ, 16);
+	f.offset = ~0ULL - 15;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.offset++;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+
+	/* Devices: real and distinct. */
+	f = req(MP_ETH_OP_WRITE_REQ, 16);
+	f.dst = f.src;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.dst = MP_ETH_DEV_ANY;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f = req(MP_ETH_OP_WRITE_REQ, 16);
+	f.src = MP_ETH_DEV_ANY;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+
+	/* Ack: 1 <= sn - ack <= 64 with F_ACK, zero without; across 0. */
+	f = req(MP_ETH_OP_READ_REQ, 16);
+	f.sn = 0x0005;
+	f.ack = 0xffc5;		/* 64 behind */
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.ack = 0xffc4;		/* 65 behind */
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.ack = 0x0004;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.ack = 0x0005;		/* sn itself cannot be finished */
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.ack = 0x0006;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.flags = 0;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.ack = 0;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.flags = MP_ETH_F_RETX;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+
+	/* Status: 0 except in a NAK, where it is an errno. */
+	f.status = -EIO;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f = req(MP_ETH_OP_READ_REQ, 16);
+	assert_int_equal(mp_frame_reply(&f, -EIO, &f), 0);
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.status = 0;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.status = 5;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.status = -MP_ETH_MAX_ERRNO;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.status = -MP_ETH_MAX_ERRNO - 1;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.status = 0;
+	f.op = MP_ETH_OP_WRITE_ACK;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.status = -EIO;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.status = 0;
+	f.flags = MP_ETH_F_RETX;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+
+	/* Control frames. */
+	f = ctrl(MP_ETH_OP_DISCOVER);
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	assert_int_equal(mp_frame_check(&f, MP_ETH_DISCOVER_LEN - 1),
+			 -EMSGSIZE);
+	f.dst = 2;		/* DISCOVER is a broadcast */
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f = ctrl(MP_ETH_OP_DISCOVER_ACK);
+	f.len = MP_ETH_DISCOVER_LEN + 1;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f = ctrl(MP_ETH_OP_DISCOVER_ACK);
+	f.offset = 1;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f = ctrl(MP_ETH_OP_DISCOVER_ACK);
+	f.flags = MP_ETH_F_ACK;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+
+	assert_int_equal(mp_frame_check(NULL, MTU_PAYLOAD), -EINVAL);
+	f = req(MP_ETH_OP_READ_REQ, 16);
+	assert_int_equal(mp_frame_encode(&f, MTU_PAYLOAD, buf, 31), -ENOBUFS);
+	assert_int_equal(mp_frame_encode(&f, MTU_PAYLOAD, NULL, 64), -EINVAL);
+}
+
+static void test_reply_and_match(void **state)
+{
+	struct mp_frame r = req(MP_ETH_OP_WRITE_REQ, 8), s;
+
+	assert_int_equal(mp_frame_reply(&r, 0, &s), 0);
+	assert_int_equal(s.src, r.dst);
+	assert_int_equal(s.dst, r.src);
+	assert_int_equal(s.flags, 0);
+	assert_int_equal(s.ack, 0);
+	assert_int_equal(s.sn, r.sn);
+	assert_int_equal(s.tag, r.tag);
+	assert_int_equal(mp_frame_reply(&r, 1, &s), -EINVAL);
+	assert_int_equal(mp_frame_reply(&r, -5000, &s), -EINVAL);
+	assert_int_equal(mp_frame_reply(&s, 0, &s), -EINVAL);	/* response */
+
+	assert_int_equal(mp_frame_reply(&r, 0, &s), 0);
+	assert_int_equal(mp_frame_match_response(&s, MP_ETH_OP_WRITE_REQ,
+						 r.offset, r.len), 0);
+	assert_int_equal(mp_frame_match_response(&s, MP_ETH_OP_READ_REQ,
+						 r.offset, r.len), -EPROTO);
+	assert_int_equal(mp_frame_match_response(&s, MP_ETH_OP_WRITE_REQ,
+						 r.offset + 8, r.len),
+			 -EBADMSG);
+	assert_int_equal(mp_frame_match_response(&s, MP_ETH_OP_WRITE_REQ,
+						 r.offset, r.len + 1),
+			 -EBADMSG);
+	assert_int_equal(mp_frame_match_response(&r, MP_ETH_OP_WRITE_REQ,
+						 r.offset, r.len), -EPROTO);
+	assert_int_equal(mp_frame_reply(&r, -ENOSPC, &s), 0);
+	assert_int_equal(mp_frame_match_response(&s, MP_ETH_OP_READ_REQ,
+						 r.offset, r.len), 0);
+	assert_int_equal(mp_frame_match_response(&s, MP_ETH_OP_NAK,
+						 r.offset, r.len), -EPROTO);
+
+	assert_true(mp_frame_op_is_request(MP_ETH_OP_READ_REQ));
+	assert_false(mp_frame_op_is_request(MP_ETH_OP_NAK));
+	assert_true(mp_frame_op_is_response(MP_ETH_OP_NAK));
+	assert_true(mp_frame_op_is_control(MP_ETH_OP_DISCOVER_ACK));
+	assert_false(mp_frame_op_is_control(MP_ETH_OP_WRITE_ACK));
+}
+
+static void test_discover(void **state)
+{
+	struct mp_discover d = {
+		.chip_id = 0x0123456789abcdefULL, .capacity = 256ULL << 20,
+		.mac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
+		.dev_count = 3, .gen = 9, .mtu = 9000,
+	}, e;
+	u8 buf[MP_ETH_DISCOVER_LEN];
+
+	assert_int_equal(mp_discover_encode(&d, buf, sizeof(buf)),
+			 MP_ETH_DISCOVER_LEN);
+	assert_int_equal(buf[0], 0x01);
+	assert_int_equal(buf[7], 0xef);
+	assert_int_equal(buf[16], 0x52);
+	assert_int_equal(buf[23], 3);
+	assert_int_equal(buf[27], 9);
+	assert_int_equal(mp_discover_decode(buf, sizeof(buf), &e), 0);
+	assert_memory_equal(&d, &e, sizeof(d));
+	assert_int_equal(mp_discover_decode(buf, sizeof(buf) - 1, &e),
+			 -EBADMSG);
+	assert_int_equal(mp_discover_encode(&d, buf, sizeof(buf) - 1),
+			 -ENOBUFS);
+
+	e = d;
+	e.mac[0] = 0x01;	/* multicast */
+	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)), -EPROTO);
+	memset(e.mac, 0, sizeof(e.mac));
+	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)), -EPROTO);
+	e = d;
+	e.chip_id = 0;
+	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)), -EPROTO);
+	e = d;
+	e.dev_count = 0;
+	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)), -EPROTO);
+	e = d;
+	e.mtu = MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN - 1;
+	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)), -EPROTO);
+
+	/* Decode validates too. */
+	assert_int_equal(mp_discover_encode(&d, buf, sizeof(buf)),
+			 MP_ETH_DISCOVER_LEN);
+	buf[16] |= 1;
+	assert_int_equal(mp_discover_decode(buf, sizeof(buf), &e), -EPROTO);
+}
+
+static bool allowed_errno(int ret)
+{
+	return ret == 0 || ret == -EBADMSG || ret == -EPROTO ||
+	       ret == -EOPNOTSUPP || ret == -EPROTONOSUPPORT ||
+	       ret == -EMSGSIZE;
+}
+
+/*
+ * Every single-byte corruption of every valid frame kind decodes to either
+ * a valid frame that re-encodes to the same header, or one of the
+ * documented errors.
+ */
+static void test_all_byte_mutations(void **state)
+{
+	struct mp_frame kinds[6], g, r;
+	u8 buf[MP_ETH_HDR_LEN + 64], out[MP_ETH_HDR_LEN];
+	unsigned int k, off, v;
+	size_t n;
+	int ret;
+
+	kinds[0] = req(MP_ETH_OP_READ_REQ, 64);
+	kinds[1] = req(MP_ETH_OP_WRITE_REQ, 16);
+	mp_frame_reply(&kinds[0], 0, &kinds[2]);
+	mp_frame_reply(&kinds[1], 0, &kinds[3]);
+	mp_frame_reply(&kinds[1], -EIO, &kinds[4]);
+	kinds[5] = ctrl(MP_ETH_OP_DISCOVER);
+
+	for (k = 0; k < 6; k++) {
+		for (off = 0; off < MP_ETH_HDR_LEN; off++) {
+			for (v = 0; v < 256; v++) {
+				n = build(&kinds[k], buf, sizeof(buf));
+				buf[off] = (u8)v;
+				ret = mp_frame_decode(buf, n, MTU_PAYLOAD, &g);
+				assert_true(allowed_errno(ret));
+				if (ret)
+					continue;
+				r = g;
+				assert_int_equal(mp_frame_encode(&r,
+								 MTU_PAYLOAD,
+								 out,
+								 sizeof(out)),
+						 MP_ETH_HDR_LEN);
+				assert_memory_equal(out, buf, MP_ETH_HDR_LEN);
+			}
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_layout),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_padding),
+		cmocka_unit_test(test_header_rejects),
+		cmocka_unit_test(test_field_rules),
+		cmocka_unit_test(test_reply_and_match),
+		cmocka_unit_test(test_discover),
+		cmocka_unit_test(test_all_byte_mutations),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

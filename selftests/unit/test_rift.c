@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for the Request-In-Flight Table (mp_rift.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mp_rift.h"
+
+#define MS	1000000ULL
+#define NPEER	4
+
+struct fixture {
+	struct mp_rift r;
+	struct mp_rift_entry ent[MP_RIFT_DEFAULT_ENTRIES];
+	struct mp_rift_peer peer[NPEER];
+};
+
+static struct fixture fx;
+
+static struct mp_rift *setup(unsigned int nr_ent, u16 start_sn)
+{
+	memset(&fx, 0, sizeof(fx));
+	assert_int_equal(mp_rift_init(&fx.r, NULL, fx.ent, nr_ent, fx.peer,
+				      NPEER, start_sn), 0);
+	return &fx.r;
+}
+
+static struct mp_rift_entry *alloc_ok(struct mp_rift *r, u16 dst, u64 now)
+{
+	struct mp_rift_entry *e = NULL;
+
+	assert_int_equal(mp_rift_alloc(r, dst, now, NULL, &e), 0);
+	assert_non_null(e);
+	return e;
+}
+
+/* Drive the poll loop once; return how many entries of each event. */
+static void poll_all(struct mp_rift *r, u64 now, unsigned int *retx,
+		     unsigned int *fail)
+{
+	struct mp_rift_entry *e;
+	unsigned int pos = 0;
+	enum mp_rift_event ev;
+
+	*retx = 0;
+	*fail = 0;
+	while ((ev = mp_rift_poll(r, now, &pos, &e)) != MP_RIFT_IDLE) {
+		if (ev == MP_RIFT_RETRANSMIT) {
+			(*retx)++;
+		} else {
+			(*fail)++;
+			mp_rift_free(r, e);
+		}
+	}
+}
+
+static void test_init(void **state)
+{
+	struct mp_rift_params p;
+	struct mp_rift r;
+
+	mp_rift_default_params(&p);
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 0, fx.peer, 1, 0),
+			 -EINVAL);
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 0xffff, fx.peer, 1, 0),
+			 -EINVAL);
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 0, 0),
+			 -EINVAL);
+	assert_int_equal(mp_rift_init(&r, &p, NULL, 1, fx.peer, 1, 0),
+			 -EINVAL);
+	p.rto_initial = 0;
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0),
+			 -EINVAL);
+	mp_rift_default_params(&p);
+	p.rto_max = p.rto_initial - 1;
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0),
+			 -EINVAL);
+	mp_rift_default_params(&p);
+	p.max_retries = MP_RIFT_MAX_RETRIES_LIMIT + 1;
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0),
+			 -EINVAL);
+	mp_rift_default_params(&p);
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0), 0);
+}
+
+static void test_alloc_sn_per_peer(void **state)
+{
+	struct mp_rift *r = setup(16, 100);
+	struct mp_rift_entry *a, *b, *c, *e;
+	int ctx;
+
+	assert_int_equal(mp_rift_ack(r, 1), 99);
+	a = alloc_ok(r, 1, 0);
+	b = alloc_ok(r, 1, 0);
+	c = alloc_ok(r, 2, 0);
+	assert_int_equal(a->sn, 100);
+	assert_int_equal(b->sn, 101);
+	assert_int_equal(c->sn, 100);	/* independent per destination */
+	assert_int_not_equal(a->tag, b->tag);
+	assert_int_equal(a->tag, a - fx.ent);
+	assert_int_equal(r->nr_busy, 3);
+	assert_int_equal(mp_rift_alloc(r, NPEER, 0, NULL, &e), -EINVAL);
+	assert_int_equal(mp_rift_alloc(r, 1, 0, NULL, NULL), -EINVAL);
+	assert_int_equal(mp_rift_alloc(r, 3, 0, &ctx, &e), 0);
+	assert_ptr_equal(e->ctx, &ctx);
+
+	/* Ack: the highest SN below which everything is finished. */
+	mp_rift_free(r, b);
+	assert_int_equal(mp_rift_ack(r, 1), 99);
+	mp_rift_free(r, a);
+	assert_int_equal(mp_rift_ack(r, 1), 101);
+	mp_rift_free(r, a);	/* double free is ignored */
+	assert_int_equal(r->nr_busy, 2);
+	assert_int_equal(mp_rift_ack(r, 2), 99);
+	assert_int_equal(mp_rift_ack(r, NPEER), 0);
+}
+
+static void test_exhaustion(void **state)
+{
+	struct mp_rift *r = setup(4, 0);
+	struct mp_rift_entry *e[4], *x;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		e[i] = alloc_ok(r, (u16)(i % 2), 0);
+	assert_int_equal(mp_rift_alloc(r, 0, 0, NULL, &x), -ENOSPC);
+	assert_int_equal(mp_rift_alloc(r, 3, 0, NULL, &x), -ENOSPC);
+	mp_rift_free(r, e[2]);
+	x = alloc_ok(r, 3, 0);
+	assert_ptr_equal(x, e[2]);	/* the freed slot is reused */
+	assert_int_equal(mp_rift_alloc(r, 0, 0, NULL, &x), -ENOSPC);
+	for (i = 0; i < 4; i++)
+		mp_rift_free(r, i == 2 ? x : e[i]);
+	assert_int_equal(r->nr_busy, 0);
+	for (i = 0; i < 4; i++)
+		alloc_ok(r, 0, 0);
+	assert_int_equal(mp_rift_alloc(r, 0, 0, NULL, &x), -ENOSPC);
+}
+
+/* Never more than 64 SNs past the ack: what the responder can track. */
+static void test_window_limit(void **state)
+{
+	struct mp_rift *r = setup(MP_RIFT_DEFAULT_ENTRIES, 0xffe0);
+	struct mp_rift_entry *e[MP_RIFT_WINDOW], *x;
+	unsigned int i;
+
+	for (i = 0; i < MP_RIFT_WINDOW; i++) {
+		e[i] = alloc_ok(r, 1, 0);
+		assert_int_equal(e[i]->sn, (u16)(0xffe0 + i));
+	}
+	assert_int_equal(mp_rift_alloc(r, 1, 0, NULL, &x), -EAGAIN);
+	alloc_ok(r, 2, 0);		/* other destinations unaffected */
+	/* Finishing a middle one does not move the ack. */
+	mp_rift_free(r, e[5]);
+	assert_int_equal(mp_rift_alloc(r, 1, 0, NULL, &x), -EAGAIN);
+	/* Finishing the oldest does, by one (e[1] still in flight). */
+	mp_rift_free(r, e[0]);
+	assert_int_equal(mp_rift_ack(r, 1), 0xffe0);
+	x = alloc_ok(r, 1, 0);
+	assert_int_equal(x->sn, 0x0020);
+	assert_int_equal(mp_rift_alloc(r, 1, 0, NULL, &x), -EAGAIN);
+	for (i = 1; i < 5; i++)
+		mp_rift_free(r, e[i]);
+	assert_int_equal(mp_rift_ack(r, 1), 0xffe5);	/* through e[5] */
+}
+
+static void test_wraparound(void **state)
+{
+	struct mp_rift *r = setup(8, 0xfffe);
+	struct mp_rift_entry *e;
+	unsigned int i;
+	u16 want = 0xfffe;
+
+	/* Many rounds through 0xffff -> 0 with one request at a time. */
+	for (i = 0; i < 0x20010; i++) {
+		e = alloc_ok(r, 1, i);
+		assert_int_equal(e->sn, want);
+		assert_int_equal(mp_rift_ack(r, 1), (u16)(want - 1));
+		mp_rift_free(r, e);
+		assert_int_equal(mp_rift_ack(r, 1), want);
+		want++;
+	}
+	/* Forcing the start of one destination. */
+	assert_int_equal(mp_rift_peer_reset(r, 2, 0xffff), 0);
+	e = alloc_ok(r, 2, 0);
+	assert_int_equal(e->sn, 0xffff);
+	assert_int_equal(mp_rift_peer_reset(r, 2, 5), -EBUSY);
+	assert_int_equal(mp_rift_peer_reset(r, NPEER, 5), -EINVAL);
+	e = alloc_ok(r, 2, 0);
+	assert_int_equal(e->sn, 0x0000);
+}
+
+static void test_match(void **state)
+{
+	struct mp_rift *r = setup(8, 10);
+	struct mp_rift_entry *a, *b, *e;
+
+	a = alloc_ok(r, 1, 0);
+	assert_int_equal(mp_rift_match(r, 8, a->sn, 1, &e), -EINVAL);
+	assert_int_equal(mp_rift_match(r, 0xffff, a->sn, 1, &e), -EINVAL);
+	assert_int_equal(mp_rift_match(r, (u16)(a->tag + 1), 10, 1, &e),
+			 -ENOENT);
+	assert_int_equal(mp_rift_match(r, a->tag, 11, 1, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 2, &e), -EXDEV);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, NULL), -EINVAL);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, &e), 0);
+	assert_ptr_equal(e, a);
+
+	/* Late response after completion: unknown tag. */
+	mp_rift_free(r, a);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, &e), -ENOENT);
+	/*
+	 * The slot is reused for a request to another device, whose own
+	 * sequence happens to be at the same SN: the late response of the
+	 * first use is told apart by its source.
+	 */
+	b = alloc_ok(r, 2, 0);
+	assert_ptr_equal(b, a);
+	assert_int_equal(b->sn, 10);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, &e), -EXDEV);
+	assert_int_equal(mp_rift_match(r, b->tag, 9, 1, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 2, &e), 0);
+	/* Same slot reused for the same device: SN tells them apart. */
+	mp_rift_free(r, b);
+	b = alloc_ok(r, 1, 0);
+	assert_ptr_equal(b, a);
+	assert_int_equal(b->sn, 11);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, b->tag, 11, 1, &e), 0);
+}
+
+static void test_backoff_and_failure(void **state)
+{
+	struct mp_rift *r = setup(8, 0);
+	struct mp_rift_entry *a, *e;
+	static const u64 due[] = { 50, 150, 350, 750, 1550 };
+	unsigned int pos, i;
+	u64 d;
+
+	assert_true(mp_rift_rto(&r->p, 0) == 50 * MS);
+	assert_true(mp_rift_rto(&r->p, 1) == 100 * MS);
+	assert_true(mp_rift_rto(&r->p, 4) == 800 * MS);
+	assert_true(mp_rift_rto(&r->p, 5) == 800 * MS);
+	assert_true(mp_rift_rto(&r->p, 200) == 800 * MS);
+	/* The documented bound: a dead peer fails a request in 1.55 s. */
+	assert_true(mp_rift_fail_time(&r->p) == 1550 * MS);
+	assert_true(mp_rift_fail_time(&r->p) < 2000 * MS);
+
+	assert_false(mp_rift_next_deadline(r, &d));
+	a = alloc_ok(r, 1, 0);
+	for (i = 0; i < 4; i++) {
+		assert_true(mp_rift_next_deadline(r, &d));
+		assert_true(d == due[i] * MS);
+		pos = 0;
+		assert_int_equal(mp_rift_poll(r, d - 1, &pos, &e),
+				 MP_RIFT_IDLE);
+		pos = 0;
+		assert_int_equal(mp_rift_poll(r, d, &pos, &e),
+				 MP_RIFT_RETRANSMIT);
+		assert_ptr_equal(e, a);
+		assert_int_equal(a->retries, i + 1);
+		assert_true(a->last_tx == d);
+		assert_true(a->first_tx == 0);
+		assert_int_equal(mp_rift_poll(r, d, &pos, &e), MP_RIFT_IDLE);
+		assert_false(mp_rift_peer_unreachable(r, 1));
+	}
+	assert_true(mp_rift_next_deadline(r, &d));
+	assert_true(d == due[4] * MS);
+	pos = 0;
+	assert_int_equal(mp_rift_poll(r, d, &pos, &e), MP_RIFT_TIMEOUT);
+	assert_ptr_equal(e, a);
+	assert_true(mp_rift_peer_unreachable(r, 1));
+	/* Reported once; a response now is too late. */
+	pos = 0;
+	assert_int_equal(mp_rift_poll(r, d + 10 * MS, &pos, &e), MP_RIFT_IDLE);
+	assert_false(mp_rift_next_deadline(r, &d));
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, &e), -ENOENT);
+	mp_rift_free(r, a);
+	assert_int_equal(mp_rift_ack(r, 1), 0);
+
+	/* Saturation: huge timeouts and clocks do not wrap. */
+	r->p.rto_initial = ~0ULL / 2;
+	r->p.rto_max = ~0ULL;
+	assert_true(mp_rift_rto(&r->p, 3) == ~0ULL);
+	assert_true(mp_rift_fail_time(&r->p) == ~0ULL);
+	a = alloc_ok(r, 2, ~0ULL - 5);
+	assert_true(a->deadline == ~0ULL);
+}
+
+static void test_poll_many(void **state)
+{
+	struct mp_rift *r = setup(32, 0);
+	struct mp_rift_entry *e;
+	unsigned int retx, fail, i, pos;
+
+	for (i = 0; i < 10; i++)
+		alloc_ok(r, (u16)(i % NPEER), i * MS);
+	poll_all(r, 49 * MS, &retx, &fail);
+	assert_int_equal(retx, 0);
+	poll_all(r, 55 * MS, &retx, &fail);
+	assert_int_equal(retx, 6);		/* sent at 0..5 ms */
+	poll_all(r, 60 * MS, &retx, &fail);
+	assert_int_equal(retx, 4);
+	poll_all(r, 60 * MS, &retx, &fail);
+	assert_int_equal(retx, 0);
+	poll_all(r, 10000 * MS, &retx, &fail);
+	assert_int_equal(retx + fail, 10);
+	poll_all(r, 20000 * MS, &retx, &fail);
+	poll_all(r, 30000 * MS, &retx, &fail);
+	poll_all(r, 40000 * MS, &retx, &fail);
+	assert_int_equal(fail, 10);
+	assert_int_equal(r->nr_busy, 0);
+	for (i = 0; i < NPEER; i++)
+		assert_true(mp_rift_peer_unreachable(r, (u16)i));
+
+	/* Busy iteration (abort path). */
+	r = setup(32, 0);
+	for (i = 0; i < 5; i++)
+		alloc_ok(r, 1, 0);
+	pos = 0;
+	i = 0;
+	while ((e = mp_rift_next_busy(r, &pos)) != NULL) {
+		mp_rift_free(r, e);
+		i++;
+	}
+	assert_int_equal(i, 5);
+	assert_int_equal(r->nr_busy, 0);
+	assert_int_equal(mp_rift_ack(r, 1), 4);
+}
+
+/* Poll in 1 ms steps from *now until a request fails; *now = that time. */
+static void run_until_fail(struct mp_rift *r, u64 *now)
+{
+	unsigned int retx, fail, steps = 0;
+
+	for (;;) {
+		poll_all(r, *now, &retx, &fail);
+		if (fail)
+			return;
+		*now += MS;
+		assert_true(++steps < 10000);
+	}
+}
+
+static void fail_peer(struct mp_rift *r, u16 dst, u64 *now)
+{
+	u64 t0 = *now;
+
+	alloc_ok(r, dst, *now);
+	run_until_fail(r, now);
+	/* Failure exactly after the sum of the timeouts. */
+	assert_true(*now - t0 == mp_rift_fail_time(&r->p));
+}
+
+static void test_unreachable(void **state)
+{
+	struct mp_rift *r = setup(32, 0);
+	struct mp_rift_entry *e, *p;
+	u64 now = 1000 * MS;
+	int i;
+
+	fail_peer(r, 1, &now);
+	assert_true(mp_rift_peer_unreachable(r, 1));
+	/* Fast fail, other destinations unaffected. */
+	for (i = 0; i < 100; i++)
+		assert_int_equal(mp_rift_alloc(r, 1, now + i * MS, NULL, &e),
+				 -EHOSTUNREACH);
+	e = alloc_ok(r, 2, now);
+	mp_rift_free(r, e);
+	assert_int_equal(mp_rift_alloc(r, 1, now + MP_RIFT_PROBE_INTERVAL - 1,
+				       NULL, &e), -EHOSTUNREACH);
+	/* One probe per interval. */
+	now += MP_RIFT_PROBE_INTERVAL;
+	p = alloc_ok(r, 1, now);
+	assert_true(p->probe);
+	assert_int_equal(mp_rift_alloc(r, 1, now, NULL, &e), -EHOSTUNREACH);
+	/* The peer answers the probe: reachable again. */
+	assert_int_equal(mp_rift_match(r, p->tag, p->sn, 1, &e), 0);
+	assert_false(mp_rift_peer_unreachable(r, 1));
+	e = alloc_ok(r, 1, now);
+	assert_false(e->probe);
+	mp_rift_free(r, p);
+	mp_rift_free(r, e);
+
+	/* The probe times out: the next one is an interval later. */
+	fail_peer(r, 3, &now);
+	now += MP_RIFT_PROBE_INTERVAL;
+	p = alloc_ok(r, 3, now);
+	assert_true(p->probe);
+	run_until_fail(r, &now);
+	assert_true(mp_rift_peer_unreachable(r, 3));
+	assert_int_equal(mp_rift_alloc(r, 3, now + 10, NULL, &e),
+			 -EHOSTUNREACH);
+	assert_int_equal(mp_rift_alloc(r, 3, now + MP_RIFT_PROBE_INTERVAL - 1,
+				       NULL, &e), -EHOSTUNREACH);
+	/* Outside evidence (discovery) also brings it back. */
+	mp_rift_peer_alive(r, 3);
+	assert_false(mp_rift_peer_unreachable(r, 3));
+	e = alloc_ok(r, 3, now + 20);
+	assert_false(e->probe);
+	mp_rift_peer_alive(r, NPEER);
+	assert_false(mp_rift_peer_unreachable(r, NPEER));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_alloc_sn_per_peer),
+		cmocka_unit_test(test_exhaustion),
+		cmocka_unit_test(test_window_limit),
+		cmocka_unit_test(test_wraparound),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_backoff_and_failure),
+		cmocka_unit_test(test_poll_many),
+		cmocka_unit_test(test_unreachable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

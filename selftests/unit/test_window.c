@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for the responder receive window (mp_window.c, mp_sn.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mp_window.h"
+
+#define NA	MP_WINDOW_NO_ACK
+#define GAP	MP_WINDOW_GAP_TIMEOUT
+
+/* Check sn and, when it is to be executed, complete it with status 0. */
+static enum mp_window_verdict rx(struct mp_window *w, u16 sn, int ack, u64 now)
+{
+	enum mp_window_verdict v = mp_window_check(w, sn, ack, now, NULL);
+
+	if (v == MP_WIN_NEW || v == MP_WIN_RESYNC)
+		assert_int_equal(mp_window_complete(w, sn, 0), 0);
+	return v;
+}
+
+static void test_sn_arith(void **state)
+{
+	assert_int_equal(mp_sn_diff(1, 0xffff), 2);
+	assert_int_equal(mp_sn_diff(0xffff, 1), -2);
+	assert_int_equal(mp_sn_diff(0x7fff, 0), 0x7fff);
+	assert_int_equal(mp_sn_diff(0x8000, 0), -0x8000);
+	assert_true(mp_sn_after(0, 0xffff));
+	assert_true(mp_sn_before(0xffff, 0));
+	assert_true(mp_sn_after(0x7fff, 0));
+	assert_false(mp_sn_after(0x8000, 0));	/* RFC 1982: undefined */
+	assert_false(mp_sn_before(0x8000, 0));
+	assert_false(mp_sn_after(5, 5));
+	assert_false(mp_sn_before(5, 5));
+	assert_int_equal(mp_sn_add(0xffff, 2), 1);
+}
+
+static void test_seqmap(void **state)
+{
+	struct mp_seqmap m;
+
+	mp_seqmap_init(&m, 0xfffe);
+	assert_int_equal(mp_seqmap_pos(&m, 0xffff), 1);
+	assert_int_equal(mp_seqmap_pos(&m, 0x003e), 64);
+	assert_int_equal(mp_seqmap_mark(&m, 3), 0);	/* 0x0001 */
+	assert_int_equal(mp_seqmap_mark(&m, 2), 0);	/* 0x0000 */
+	assert_true(mp_seqmap_test(&m, 3));
+	assert_false(mp_seqmap_test(&m, 1));
+	assert_int_equal(mp_seqmap_mark(&m, 1), 3);	/* 0xffff: all three */
+	assert_int_equal(m.base, 1);
+	assert_true(m.bits == 0);
+	assert_int_equal(mp_seqmap_mark(&m, 65), 0);	/* out of range */
+	assert_int_equal(mp_seqmap_mark(&m, 64), 0);
+	assert_int_equal(mp_seqmap_shift(&m, 64), 63);	/* one was marked */
+	assert_true(m.bits == 0);
+	m.bits = ~0ULL >> 1;				/* 2..64 marked */
+	assert_int_equal(mp_seqmap_shift(&m, 1000), 1000 - 63);
+	assert_true(m.bits == 0);
+}
+
+static void test_in_order(void **state)
+{
+	struct mp_window w;
+	unsigned int i;
+
+	mp_window_init(&w, 1);
+	assert_int_equal(mp_window_base(&w), 0);
+	for (i = 1; i <= 1000; i++) {
+		assert_int_equal(rx(&w, (u16)i, NA, i), MP_WIN_NEW);
+		assert_int_equal(mp_window_base(&w), (u16)i);
+		assert_true(w.rx.bits == 0);
+	}
+	assert_true(w.skipped == 0);
+}
+
+static void test_wraparound(void **state)
+{
+	struct mp_window w;
+	unsigned int i;
+	u16 sn;
+
+	/* In order across 0xffff -> 0. */
+	mp_window_init(&w, 0xfff0);
+	for (i = 0; i < 0x41; i++)
+		assert_int_equal(rx(&w, (u16)(0xfff0 + i), NA, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 0x0030);
+	/* Cached: base - 63 .. base; 0xfff0 is 64 behind. */
+	assert_int_equal(rx(&w, 0xfff1, NA, 0), MP_WIN_DUP);
+	assert_int_equal(rx(&w, 0xffff, NA, 0), MP_WIN_DUP);
+	assert_int_equal(rx(&w, 0xfff0, NA, 0), MP_WIN_OLD);
+
+	/* Reversed across the wrap: the window fills from the top. */
+	mp_window_init(&w, 0xffe0);
+	for (i = 64; i-- > 0;) {
+		sn = (u16)(0xffe0 + i);
+		assert_int_equal(rx(&w, sn, NA, 0), MP_WIN_NEW);
+	}
+	assert_int_equal(mp_window_base(&w), 0x001f);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(rx(&w, (u16)(0xffe0 + i), NA, 0), MP_WIN_DUP);
+
+	/* The whole 16-bit space, twice, in order. */
+	mp_window_init(&w, 0);
+	for (i = 0; i < 0x20000; i++)
+		assert_int_equal(rx(&w, (u16)i, NA, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 0xffff);
+}
+
+static void test_duplicates_in_window(void **state)
+{
+	struct mp_window w;
+	int st = 1;
+
+	mp_window_init(&w, 1);
+	/* 3 arrives before 1 and 2: in the window, not executed yet. */
+	assert_int_equal(mp_window_check(&w, 3, NA, 0, &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 0);
+	assert_true(w.rx.bits == 0x4);
+	/* Duplicate while the response is not stored: drop. */
+	assert_int_equal(mp_window_check(&w, 3, NA, 0, &st), MP_WIN_BUSY);
+	assert_int_equal(mp_window_complete(&w, 3, -EFAULT), 0);
+	assert_int_equal(mp_window_complete(&w, 3, 0), -ENOENT);
+	/* Now it is answerable again, with the status that was sent. */
+	assert_int_equal(mp_window_check(&w, 3, NA, 0, &st), MP_WIN_DUP);
+	assert_int_equal(st, -EFAULT);
+	assert_int_equal(rx(&w, 1, NA, 0), MP_WIN_NEW);
+	assert_int_equal(rx(&w, 2, NA, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 3);
+	/* Behind the base now, still answerable from the cache. */
+	assert_int_equal(mp_window_check(&w, 3, NA, 0, &st), MP_WIN_DUP);
+	assert_int_equal(st, -EFAULT);
+	assert_int_equal(mp_window_check(&w, 1, NA, 0, &st), MP_WIN_DUP);
+	assert_int_equal(st, 0);
+	/* Never seen and behind the base: nothing to say. */
+	assert_int_equal(mp_window_check(&w, 0, NA, 0, &st), MP_WIN_OLD);
+	assert_int_equal(mp_window_check(&w, 0xff00, NA, 0, &st), MP_WIN_OLD);
+	assert_int_equal(mp_window_complete(&w, 0xff00, 0), -ENOENT);
+	assert_int_equal(mp_window_complete(&w, 3, 1), -EINVAL);
+	assert_int_equal(mp_window_complete(&w, 3, -5000), -EINVAL);
+}
+
+static void test_duplicates_outside_window(void **state)
+{
+	struct mp_window w;
+	unsigned int i;
+	int st;
+
+	mp_window_init(&w, 1);
+	for (i = 1; i <= 200; i++)
+		assert_int_equal(rx(&w, (u16)i, NA, 0), MP_WIN_NEW);
+	/* The last 64 are cached (base - 63 .. base), older ones are not. */
+	for (i = 137; i <= 200; i++)
+		assert_int_equal(mp_window_check(&w, (u16)i, NA, 0, &st),
+				 MP_WIN_DUP);
+	for (i = 1; i <= 136; i++)
+		assert_int_equal(mp_window_check(&w, (u16)i, NA, 0, &st),
+				 MP_WIN_OLD);
+	assert_int_equal(w.overflow, 0);
+}
+
+/*
+ * The cache slot of sn is reused by sn + 64. When that happens before the
+ * response to sn was stored, storing it fails and a later duplicate of sn
+ * is dropped, never executed.
+ */
+static void test_slot_reuse(void **state)
+{
+	struct mp_window w;
+	unsigned int i;
+
+	mp_window_init(&w, 1);
+	assert_int_equal(mp_window_check(&w, 1, NA, 0, NULL), MP_WIN_NEW);
+	for (i = 2; i <= 65; i++)
+		assert_int_equal(rx(&w, (u16)i, NA, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete(&w, 1, 0), -ENOENT);
+	assert_int_equal(mp_window_check(&w, 1, NA, 0, NULL), MP_WIN_OLD);
+	assert_int_equal(mp_window_check(&w, 65, NA, 0, NULL), MP_WIN_DUP);
+}
+
+/* Model of the memory behind the window: one word, last writer wins. */
+struct wmem {
+	u64 word;
+	unsigned int applied[8];
+};
+
+static void write_req(struct mp_window *w, struct wmem *m, u16 sn, u64 val,
+		      int ack, u64 now)
+{
+	enum mp_window_verdict v = mp_window_check(w, sn, ack, now, NULL);
+
+	if (v == MP_WIN_NEW || v == MP_WIN_RESYNC) {
+		m->word = val;
+		m->applied[sn & 7]++;
+		assert_int_equal(mp_window_complete(w, sn, 0), 0);
+	}
+}
+
+/*
+ * Write A (sn 1) then write B (sn 2) to the same word; A is duplicated by
+ * the network and its copy arrives after B, in every position the window
+ * can be in: while 1 and 2 are in the window, after the base passed them,
+ * after the timeout skipped a hole, after an ack, after a resync.
+ */
+static void test_write_after_write(void **state)
+{
+	struct mp_window w;
+	struct wmem m;
+	unsigned int i;
+
+	memset(&m, 0, sizeof(m));
+	mp_window_init(&w, 0);
+	/* 0 lost: 1 and 2 stay in the window. */
+	write_req(&w, &m, 1, 0xa, NA, 0);
+	write_req(&w, &m, 2, 0xb, NA, 0);
+	write_req(&w, &m, 1, 0xa, NA, 0);
+	assert_true(m.word == 0xb);
+	/* 0 arrives: base passes 1 and 2. */
+	write_req(&w, &m, 0, 0x0, NA, 0);
+	write_req(&w, &m, 3, 0xc, NA, 0);
+	write_req(&w, &m, 1, 0xa, NA, 0);
+	write_req(&w, &m, 2, 0xb, NA, 0);
+	assert_true(m.word == 0xc);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(m.applied[i], 1);
+
+	/* Timeout skipped hole 4; 5 and 6 applied; late 4 and 5 ignored. */
+	write_req(&w, &m, 5, 0xd, NA, 10);
+	write_req(&w, &m, 6, 0xe, NA, 10);
+	assert_int_equal(mp_window_expire(&w, 10 + GAP), 1);
+	write_req(&w, &m, 4, 0x4, NA, 20 + GAP);
+	write_req(&w, &m, 5, 0xd, NA, 20 + GAP);
+	assert_true(m.word == 0xe);
+	assert_int_equal(m.applied[4], 0);
+	assert_int_equal(m.applied[5], 1);
+
+	/* An ack moves the base; old copies stay dead. */
+	write_req(&w, &m, 8, 0x8, 6, 30 + GAP);
+	write_req(&w, &m, 9, 0x9, 8, 30 + GAP);
+	write_req(&w, &m, 8, 0x8, 7, 30 + GAP);
+	assert_true(m.word == 0x9);
+	assert_int_equal(m.applied[0], 2);	/* 0 and 8 */
+	assert_int_equal(m.applied[1], 2);	/* 1 and 9 */
+	write_req(&w, &m, 7, 0x7, 6, 30 + GAP);	/* never came, acked 8 */
+	assert_true(m.word == 0x9);
+}
+
+static void test_overflow_resync(void **state)
+{
+	struct mp_window w;
+	unsigned int i;
+
+	mp_window_init(&w, 1);
+	assert_int_equal(rx(&w, 1, NA, 0), MP_WIN_NEW);
+	assert_int_equal(rx(&w, 65, NA, 0), MP_WIN_NEW);	/* base 1 + 64 */
+	assert_int_equal(rx(&w, 66, NA, 0), MP_WIN_BEYOND);
+	assert_int_equal(w.overflow, 1);
+	/* An in-window request resets the counter. */
+	assert_int_equal(rx(&w, 2, NA, 0), MP_WIN_NEW);
+	assert_int_equal(w.overflow, 0);
+	for (i = 0; i < MP_WINDOW_RESYNC - 1; i++)
+		assert_int_equal(rx(&w, (u16)(1000 + i), NA, 0),
+				 MP_WIN_BEYOND);
+	assert_int_equal(w.overflow, MP_WINDOW_RESYNC - 1);
+	assert_int_equal(mp_window_base(&w), 2);
+	/* The eighth re-bases the window on itself and is executed. */
+	assert_int_equal(rx(&w, 1010, NA, 0), MP_WIN_RESYNC);
+	assert_int_equal(mp_window_base(&w), 1010);
+	assert_int_equal(w.overflow, 0);
+	/* The dropped ones are behind the new base now: never executed. */
+	for (i = 0; i < MP_WINDOW_RESYNC - 1; i++)
+		assert_int_equal(rx(&w, (u16)(1000 + i), NA, 0), MP_WIN_OLD);
+	/* Old cached responses were forgotten with the old sequence. */
+	assert_int_equal(rx(&w, 65, NA, 0), MP_WIN_OLD);
+	assert_int_equal(rx(&w, 1010, NA, 0), MP_WIN_DUP);
+	assert_int_equal(rx(&w, 1011, NA, 0), MP_WIN_NEW);
+
+	/* OLD packets do not reset the overflow counter. */
+	for (i = 0; i < MP_WINDOW_RESYNC - 1; i++) {
+		assert_int_equal(rx(&w, (u16)(5000 + i), NA, 0),
+				 MP_WIN_BEYOND);
+		assert_int_equal(rx(&w, 1, NA, 0), MP_WIN_OLD);
+	}
+	assert_int_equal(rx(&w, 5100, NA, 0), MP_WIN_RESYNC);
+
+	/* Resync across the wrap. */
+	mp_window_init(&w, 0xfff0);
+	w.resync_thresh = 1;
+	assert_int_equal(rx(&w, 0x0100, NA, 0), MP_WIN_RESYNC);
+	assert_int_equal(mp_window_base(&w), 0x0100);
+}
+
+static void test_timeout(void **state)
+{
+	struct mp_window w;
+	u64 t0 = 1000;
+
+	mp_window_init(&w, 1);
+	assert_int_equal(rx(&w, 2, NA, t0), MP_WIN_NEW);	/* hole at 1 */
+	assert_int_equal(mp_window_expire(&w, t0 + GAP - 1), 0);
+	assert_int_equal(mp_window_base(&w), 0);
+	/* Another arrival behind the hole does not restart its clock. */
+	assert_int_equal(rx(&w, 4, NA, t0 + GAP / 2), MP_WIN_NEW);
+	assert_int_equal(mp_window_expire(&w, t0 + GAP), 1);
+	assert_int_equal(mp_window_base(&w), 2);
+	assert_true(w.skipped == 1);
+	/* Hole 3 is now the oldest; it ages from the moment it became so. */
+	assert_int_equal(mp_window_expire(&w, t0 + 2 * GAP - 1), 0);
+	assert_int_equal(mp_window_expire(&w, t0 + 2 * GAP), 1);
+	assert_int_equal(mp_window_base(&w), 4);
+	assert_true(w.rx.bits == 0);
+	assert_int_equal(mp_window_expire(&w, t0 + 10 * GAP), 0);
+	/* Late copies of skipped requests are not executed. */
+	assert_int_equal(rx(&w, 1, NA, t0 + 3 * GAP), MP_WIN_OLD);
+	assert_int_equal(rx(&w, 3, NA, t0 + 3 * GAP), MP_WIN_OLD);
+	assert_int_equal(rx(&w, 2, NA, t0 + 3 * GAP), MP_WIN_DUP);
+
+	/* mp_window_check() applies the timeout itself. */
+	mp_window_init(&w, 1);
+	assert_int_equal(rx(&w, 10, NA, 0), MP_WIN_NEW);
+	assert_int_equal(rx(&w, 12, NA, GAP), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 10);
+	assert_true(w.skipped == 9);
+	/* Holes wider than the window edge: a hole run of 63 skipped. */
+	mp_window_init(&w, 1);
+	assert_int_equal(rx(&w, 64, NA, 5), MP_WIN_NEW);
+	assert_int_equal(mp_window_expire(&w, 5 + GAP), 63);
+	assert_int_equal(mp_window_base(&w), 64);
+	/* A clock that goes backwards never expires anything. */
+	assert_int_equal(rx(&w, 66, NA, 100), MP_WIN_NEW);
+	assert_int_equal(mp_window_expire(&w, 50), 0);
+	w.gap_timeout = 10;
+	assert_int_equal(mp_window_expire(&w, 110), 1);
+}
+
+static void test_ack(void **state)
+{
+	struct mp_window w;
+	int st;
+
+	/* Unsynced: the first request's ack is the base. */
+	mp_window_init(&w, 777);
+	mp_window_reset(&w);
+	assert_int_equal(rx(&w, 10, 5, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 5);
+	/* Requests that were overtaken by it are still executed. */
+	assert_int_equal(rx(&w, 7, 5, 0), MP_WIN_NEW);
+	assert_int_equal(rx(&w, 6, 5, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 7);
+	/* The requester gave up 8: its ack lets the base pass the hole. */
+	assert_int_equal(rx(&w, 11, 8, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 8);
+	assert_true(w.skipped == 1);
+	assert_int_equal(rx(&w, 9, 8, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 11);
+	/* Response to 10 lost: the retransmission is answered, not redone. */
+	assert_int_equal(mp_window_check(&w, 10, 9, 0, &st), MP_WIN_DUP);
+	/* Stale copy of 8 from before the ack: never executed. */
+	assert_int_equal(rx(&w, 8, 7, 0), MP_WIN_OLD);
+	/* An ack that is not within 64 behind sn is ignored. */
+	assert_int_equal(rx(&w, 12, 12, 0), MP_WIN_NEW);
+	assert_int_equal(rx(&w, 200, 100, 0), MP_WIN_BEYOND);
+	assert_int_equal(mp_window_base(&w), 12);
+	assert_int_equal(rx(&w, 13, 0x10000, 0), MP_WIN_NEW);
+	/* With the ack, far requests slide the window instead of resync. */
+	assert_int_equal(rx(&w, 1000, 999, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 1000);
+	assert_int_equal(w.overflow, 0);
+	/* Ack across the wrap. */
+	mp_window_reset(&w);
+	assert_int_equal(rx(&w, 0x0010, 0xfff0, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 0xfff0);
+	assert_int_equal(rx(&w, 0x0011, 0x0010, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 0x0011);
+	assert_int_equal(rx(&w, 0xfff5, 0xfff0, 0), MP_WIN_OLD);
+}
+
+static void test_unsynced_no_ack(void **state)
+{
+	struct mp_window w;
+
+	mp_window_init(&w, 1);
+	mp_window_reset(&w);
+	assert_false(w.synced);
+	assert_int_equal(mp_window_expire(&w, ~0ULL), 0);
+	/* Without an ack the first request is taken as the start. */
+	assert_int_equal(rx(&w, 500, NA, 0), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 500);
+	assert_int_equal(rx(&w, 499, NA, 0), MP_WIN_OLD);
+	assert_int_equal(rx(&w, 501, NA, 0), MP_WIN_NEW);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sn_arith),
+		cmocka_unit_test(test_seqmap),
+		cmocka_unit_test(test_in_order),
+		cmocka_unit_test(test_wraparound),
+		cmocka_unit_test(test_duplicates_in_window),
+		cmocka_unit_test(test_duplicates_outside_window),
+		cmocka_unit_test(test_slot_reuse),
+		cmocka_unit_test(test_write_after_write),
+		cmocka_unit_test(test_overflow_resync),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_ack),
+		cmocka_unit_test(test_unsynced_no_ack),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
