@@ -1,0 +1,6 @@
+# Unit tests for kernel/common/mp_pamt.c (pool map).
+UNIT_TESTS += $(B)/unit/test_pamt
+
+$(B)/unit/test_pamt: selftests/unit/test_pamt.c kernel/common/mp_pamt.c kernel/common/mp_pamt.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
