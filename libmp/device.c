@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libmp devices: one struct mp_device per CMM_MP_CMD_DEV_GET message,
+ * the device iterator, lookup and getters.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include <linux/cmm_mp.h>
+
+#include "libmp-private.h"
+
+uint32_t mp_device_id_of(const void *obj)
+{
+	return ((const struct mp_device *)obj)->id;
+}
+
+/* Fill @d from one DEV_GET message; DEV_ID is the only must-have. */
+static int mp_device_parse(struct nlattr **tb, struct mp_device *d)
+{
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->node = CMM_MP_NONE;
+	rc = mp_nla_u32(tb, CMM_MP_A_DEV_ID, &d->id);
+	if (rc)
+		return -EPROTO;
+	if (tb[CMM_MP_A_DEV_NAME])
+		/* Bounded by the attribute; overlong names are cut. */
+		snprintf(d->name, sizeof(d->name), "%.*s",
+			 nla_len(tb[CMM_MP_A_DEV_NAME]),
+			 (const char *)nla_data(tb[CMM_MP_A_DEV_NAME]));
+	else
+		snprintf(d->name, sizeof(d->name), "mp%u", d->id);
+
+	rc = mp_nla_opt(mp_nla_u64(tb, CMM_MP_A_CHIP_ID, &d->chip_id));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u64(tb, CMM_MP_A_DEV_PHYS, &d->phys));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u64(tb, CMM_MP_A_DEV_SIZE, &d->size));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u64(tb, CMM_MP_A_SEG_SIZE,
+					   &d->seg_size));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_NR_SEGS,
+					   &d->nr_segs));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_NODE, &d->node));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u64(tb, CMM_MP_A_BLOCK_SIZE,
+					   &d->block_size));
+	return rc;
+}
+
+/**
+ * mp_device_update() - mp_nl_parse_fn for DEV_GET answers
+ * @ctx: context
+ * @tb: attributes of one device message
+ * @arg: unused
+ *
+ * Updates the device in place, or adds it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mp_device_update(struct mp_ctx *ctx, struct nlattr **tb, void *arg)
+{
+	struct mp_device tmp, *dev;
+	ssize_t pos;
+	int rc;
+
+	rc = mp_device_parse(tb, &tmp);
+	if (rc)
+		return mp_set_error(ctx, rc, "malformed device message");
+
+	pos = mp_objvec_find(&ctx->devs, tmp.id, mp_device_id_of);
+	if (pos >= 0) {
+		dev = ctx->devs.v[pos];
+	} else {
+		dev = calloc(1, sizeof(*dev));
+		if (!dev)
+			return -ENOMEM;
+		rc = mp_objvec_insert(&ctx->devs, -pos - 1, dev);
+		if (rc) {
+			free(dev);
+			return rc;
+		}
+	}
+	tmp.ctx = ctx;
+	tmp.present = true;
+	tmp.seen = true;
+	*dev = tmp;
+	return 0;
+}
+
+/* After a complete dump: devices the kernel did not list are gone. */
+void mp_device_sweep(struct mp_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->devs.nr; i++) {
+		struct mp_device *dev = ctx->devs.v[i];
+
+		dev->present = dev->seen;
+	}
+}
+
+static struct mp_device *mp_device_from(struct mp_ctx *ctx, size_t pos)
+{
+	for (; pos < ctx->devs.nr; pos++) {
+		struct mp_device *dev = ctx->devs.v[pos];
+
+		if (dev->present)
+			return dev;
+	}
+	return NULL;
+}
+
+MP_EXPORT struct mp_device *mp_device_get_first(struct mp_ctx *ctx)
+{
+	if (!ctx || mp_load(ctx))
+		return NULL;
+	return mp_device_from(ctx, 0);
+}
+
+MP_EXPORT struct mp_device *mp_device_get_next(struct mp_device *dev)
+{
+	ssize_t pos;
+
+	if (!dev)
+		return NULL;
+	pos = mp_objvec_find(&dev->ctx->devs, dev->id, mp_device_id_of);
+	if (pos < 0)
+		return NULL;
+	return mp_device_from(dev->ctx, pos + 1);
+}
+
+MP_EXPORT struct mp_device *mp_device_get_by_id(struct mp_ctx *ctx,
+						uint32_t id)
+{
+	struct mp_device *dev;
+	ssize_t pos;
+
+	if (!ctx || mp_load(ctx))
+		return NULL;
+	pos = mp_objvec_find(&ctx->devs, id, mp_device_id_of);
+	if (pos < 0)
+		goto enoent;
+	dev = ctx->devs.v[pos];
+	if (!dev->present)
+		goto enoent;
+	return dev;
+enoent:
+	mp_set_error(ctx, -ENOENT, "no device %u", id);
+	return NULL;
+}
+
+MP_EXPORT struct mp_ctx *mp_device_get_ctx(struct mp_device *dev)
+{
+	return dev->ctx;
+}
+
+MP_EXPORT uint32_t mp_device_get_id(struct mp_device *dev)
+{
+	return dev->id;
+}
+
+MP_EXPORT const char *mp_device_get_name(struct mp_device *dev)
+{
+	return dev->name;
+}
+
+MP_EXPORT uint64_t mp_device_get_chip_id(struct mp_device *dev)
+{
+	return dev->chip_id;
+}
+
+MP_EXPORT uint64_t mp_device_get_phys(struct mp_device *dev)
+{
+	return dev->phys;
+}
+
+MP_EXPORT uint64_t mp_device_get_size(struct mp_device *dev)
+{
+	return dev->size;
+}
+
+MP_EXPORT uint64_t mp_device_get_seg_size(struct mp_device *dev)
+{
+	return dev->seg_size;
+}
+
+MP_EXPORT uint32_t mp_device_get_nr_segs(struct mp_device *dev)
+{
+	return dev->nr_segs;
+}
+
+MP_EXPORT int mp_device_get_numa_node(struct mp_device *dev)
+{
+	return dev->node == CMM_MP_NONE ? -1 : (int)dev->node;
+}
+
+MP_EXPORT uint64_t mp_device_get_block_size(struct mp_device *dev)
+{
+	return dev->block_size;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libmp internals: object layout and the helpers the files of the library
+ * share. Nothing here is exported (see libmp.sym).
+ */
+#ifndef _LIBMP_PRIVATE_H
+#define _LIBMP_PRIVATE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <sys/types.h>
+
+#include "libmp.h"
+
+#define MP_EXPORT __attribute__((visibility("default")))
+#define __mp_attr(x) __attribute__((x))
+#define __printf(a, b) __mp_attr(format(printf, a, b))
+
+struct nl_sock;
+struct nlattr;
+struct nlmsghdr;
+
+/* Longest device name we keep ("mp0"); longer names are cut. */
+#define MP_NAME_MAX		32
+/* Longest error message kept in the context. */
+#define MP_ERRMSG_MAX		256
+
+struct mp_device {
+	struct mp_ctx *ctx;
+	bool present;		/* seen by the last successful refresh */
+	bool seen;		/* seen by the refresh in progress */
+	uint32_t id;
+	char name[MP_NAME_MAX];
+	uint64_t chip_id;
+	uint64_t phys;
+	uint64_t size;
+	uint64_t seg_size;
+	uint32_t nr_segs;
+	uint32_t node;
+	uint64_t block_size;
+};
+
+/* What one SEG_* message says about a segment. */
+struct mp_seg_info {
+	uint32_t id;
+	uint32_t dev_id;
+	uint64_t nha;
+	uint64_t phys;
+	uint64_t size;
+	uint32_t state;
+	uint32_t mode;
+	uint32_t owner;
+	uint32_t node;
+	uint32_t memblk_first;
+	uint32_t memblk_count;
+	uint32_t memblk_online;
+	uint32_t memblk_movable;
+};
+
+struct mp_segment {
+	struct mp_ctx *ctx;
+	bool present;
+	bool seen;
+	struct mp_seg_info info;
+};
+
+/*
+ * Objects live in arrays of pointers sorted by id: lookups are binary
+ * searches, get_next is a search plus one, and an object's address never
+ * changes, so pointers handed out stay valid.
+ */
+struct mp_objvec {
+	void **v;
+	size_t nr;
+	size_t alloc;
+};
+
+struct mp_ctx {
+	int refcount;
+	bool loaded;		/* one refresh has succeeded */
+	struct nl_sock *sk;	/* request socket, opened on first use */
+	int family;		/* genetlink family id of "cmm_mp" */
+	struct mp_objvec devs;	/* struct mp_device *, sorted by id */
+	struct mp_objvec segs;	/* struct mp_segment *, sorted by id */
+	int last_err;
+	enum mp_err_origin last_origin;
+	char last_msg[MP_ERRMSG_MAX];
+};
+
+/* ctx.c */
+__printf(3, 4)
+int mp_set_error(struct mp_ctx *ctx, int err, const char *fmt, ...);
+void mp_clear_error(struct mp_ctx *ctx);
+void mp_set_error_origin(struct mp_ctx *ctx, enum mp_err_origin origin);
+int mp_load(struct mp_ctx *ctx);
+ssize_t mp_objvec_find(struct mp_objvec *ov, uint32_t id,
+		       uint32_t (*id_of)(const void *));
+int mp_objvec_insert(struct mp_objvec *ov, size_t pos, void *obj);
+void mp_objvec_free(struct mp_objvec *ov, void (*free_obj)(void *));
+
+/* nl.c */
+typedef int (*mp_nl_parse_fn)(struct mp_ctx *ctx, struct nlattr **tb,
+			      void *arg);
+int mp_nl_connect(struct mp_ctx *ctx);
+void mp_nl_close(struct mp_ctx *ctx);
+int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
+		  const uint32_t *seg_id, const uint32_t *mode,
+		  mp_nl_parse_fn parse, void *arg);
+int mp_nl_parse_msg(struct nlattr **tb, const struct nlmsghdr *nlh);
+int mp_nl_err_from_nlerr(int nlerr);
+int mp_nl_resolve(struct nl_sock *sk, int *family, int *events_grp);
+int mp_nl_errmsg_parse(const struct nlmsghdr *nlh, int *err,
+		       char *msg, size_t len);
+int mp_nla_u32(struct nlattr **tb, int type, uint32_t *v);
+int mp_nla_u64(struct nlattr **tb, int type, uint64_t *v);
+
+/* For optional attributes: absent is fine, malformed is not. */
+static inline int mp_nla_opt(int rc)
+{
+	return rc == -ENOENT ? 0 : rc;
+}
+
+/* device.c */
+int mp_device_update(struct mp_ctx *ctx, struct nlattr **tb, void *arg);
+void mp_device_sweep(struct mp_ctx *ctx);
+uint32_t mp_device_id_of(const void *obj);
+
+/* segment.c */
+int mp_seg_info_parse(struct nlattr **tb, struct mp_seg_info *info);
+int mp_segment_update(struct mp_ctx *ctx, struct nlattr **tb, void *arg);
+struct mp_segment *mp_segment_upsert(struct mp_ctx *ctx,
+				     const struct mp_seg_info *info);
+void mp_segment_sweep(struct mp_ctx *ctx);
+uint32_t mp_segment_id_of(const void *obj);
+
+/* memblock.c */
+const char *mp_sysfs_root(void);
+int mp_memblock_get_state(uint32_t nr, char *buf, size_t len);
+int mp_memblock_online(uint32_t nr, bool movable);
+int mp_memblock_online_range(uint32_t first, uint32_t count, bool movable,
+			     uint32_t *failed);
+
+#endif /* _LIBMP_PRIVATE_H */

@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libmp: control library for the cmm_mp memory pool device.
+ *
+ * The model follows libdaxctl: an opaque, reference-counted context
+ * (struct mp_ctx) owns every object it hands out; devices and segments are
+ * walked with get_first/get_next iterators and read with getters. Objects
+ * stay valid, at the same address, until the context is freed: a refresh
+ * updates them in place, and objects the kernel stopped listing are only
+ * hidden from iterators and lookups.
+ *
+ * Every call that can fail returns 0 or a negative errno value; iterators
+ * and lookups return NULL and leave the reason in the context
+ * (mp_get_last_error(), mp_get_last_error_msg()). The library is not
+ * thread safe: use one context per thread.
+ *
+ * This header does not need the kernel UAPI header: the enums below carry
+ * the values of include/uapi/linux/cmm_mp.h (checked when libmp is built).
+ * See Documentation/libmp.rst.
+ */
+#ifndef _LIBMP_H
+#define _LIBMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "No owner" (mp_segment_get_owner()); also "no node" in the ABI. */
+#define MP_NONE			0xffffffffU
+
+/**
+ * enum mp_seg_state - state of a segment, as the kernel reports it
+ * @MP_SEG_OFFLINE: not mapped anywhere: the default
+ * @MP_SEG_ONLINE_RAM: hot-added as System RAM on this host
+ * @MP_SEG_BUSY: a state change is in progress
+ */
+enum mp_seg_state {
+	MP_SEG_OFFLINE = 0,
+	MP_SEG_ONLINE_RAM = 1,
+	MP_SEG_BUSY = 2,
+};
+
+/**
+ * enum mp_seg_mode - how a segment is, or is to be, used
+ * @MP_SEG_MODE_RAM: System RAM through memory hotplug
+ */
+enum mp_seg_mode {
+	MP_SEG_MODE_RAM = 0,
+};
+
+/**
+ * enum mp_err_origin - where the last error came from
+ * @MP_ERR_LOCAL: libmp, libnl or a system call on this side (including
+ *	"the cmm_mp module is not loaded", -ENODEV)
+ * @MP_ERR_KERNEL: the cmm_mp module answered the request with the error
+ * @MP_ERR_MEMBLOCK: a memory block refused to come online (sysfs write)
+ */
+enum mp_err_origin {
+	MP_ERR_LOCAL = 0,
+	MP_ERR_KERNEL = 1,
+	MP_ERR_MEMBLOCK = 2,
+};
+
+/* mp_segment_online() flag: online to the kernel zone, not ZONE_MOVABLE. */
+#define MP_ONLINE_NO_MOVABLE	0x1UL
+
+struct mp_ctx;
+struct mp_device;
+struct mp_segment;
+struct mp_monitor;
+
+/* ---- context ---------------------------------------------------------- */
+
+/**
+ * mp_new() - create a library context
+ * @ctx: receives the context, with one reference
+ *
+ * Does not talk to the kernel: the first iterator, lookup or mp_refresh()
+ * opens the generic netlink socket and reads the pool.
+ *
+ * Return: 0, -EINVAL (@ctx NULL) or -ENOMEM.
+ */
+int mp_new(struct mp_ctx **ctx);
+
+/**
+ * mp_ref() - take a reference on a context
+ * @ctx: context (NULL is allowed)
+ *
+ * Return: @ctx.
+ */
+struct mp_ctx *mp_ref(struct mp_ctx *ctx);
+
+/**
+ * mp_unref() - drop a reference; the last one frees the context
+ * @ctx: context (NULL is allowed)
+ *
+ * Freeing the context frees every device and segment object it handed out
+ * and closes its socket.
+ */
+void mp_unref(struct mp_ctx *ctx);
+
+/**
+ * mp_refresh() - re-read every device and segment from the kernel
+ * @ctx: context
+ *
+ * Objects are updated in place; new ones are added. Only when both dumps
+ * succeed are objects the kernel no longer lists hidden.
+ *
+ * Return: 0, -ENODEV when the cmm_mp module is not loaded (its generic
+ * netlink family does not exist), or another negative errno.
+ */
+int mp_refresh(struct mp_ctx *ctx);
+
+/**
+ * mp_get_last_error() - errno of the last failed call on this context
+ * @ctx: context
+ *
+ * Cleared (0) by each call that talks to the kernel.
+ *
+ * Return: a negative errno, or 0.
+ */
+int mp_get_last_error(struct mp_ctx *ctx);
+
+/**
+ * mp_get_last_error_msg() - detail of the last error
+ * @ctx: context
+ *
+ * The kernel's extended ack message when it sent one (origin
+ * MP_ERR_KERNEL), which memory block refused and whether the segment was
+ * rolled back (MP_ERR_MEMBLOCK), or what failed locally. May be "".
+ *
+ * Return: a string owned by @ctx, valid until its next call.
+ */
+const char *mp_get_last_error_msg(struct mp_ctx *ctx);
+
+/**
+ * mp_get_last_error_origin() - who reported the last error
+ * @ctx: context
+ *
+ * Lets callers word an errno right: -EBUSY from the kernel means "range
+ * busy" or "offline refused", -EBUSY from a memory block does not.
+ *
+ * Return: an enum mp_err_origin.
+ */
+enum mp_err_origin mp_get_last_error_origin(struct mp_ctx *ctx);
+
+/**
+ * mp_strerror() - what an errno means for the cmm_mp calls
+ * @err: errno value, either sign
+ *
+ * -ENODEV, -EALREADY, -EBUSY, -EPERM, -ENOENT and -EPROTO get cmm_mp
+ * specific wording; everything else is strerror().
+ *
+ * Return: a static string.
+ */
+const char *mp_strerror(int err);
+
+/* ---- devices ------------------------------------------------------------- */
+
+/**
+ * mp_device_get_first() - first pool device, by id
+ * @ctx: context
+ *
+ * Reads the pool from the kernel on first use.
+ *
+ * Return: the device, or NULL (none, or the read failed: see
+ * mp_get_last_error()).
+ */
+struct mp_device *mp_device_get_first(struct mp_ctx *ctx);
+
+/**
+ * mp_device_get_next() - next pool device, by id
+ * @dev: current device
+ *
+ * Return: the device, or NULL after the last.
+ */
+struct mp_device *mp_device_get_next(struct mp_device *dev);
+
+/**
+ * mp_device_get_by_id() - look a device up by its pool id
+ * @ctx: context
+ * @id: CMM_MP_A_DEV_ID
+ *
+ * Return: the device, or NULL (last error -ENOENT when there is none).
+ */
+struct mp_device *mp_device_get_by_id(struct mp_ctx *ctx, uint32_t id);
+
+/**
+ * mp_device_get_ctx() - the context a device belongs to
+ * @dev: device
+ *
+ * Return: its context.
+ */
+struct mp_ctx *mp_device_get_ctx(struct mp_device *dev);
+
+/**
+ * mp_device_get_id() - the device's id in the pool
+ * @dev: device
+ *
+ * Return: its id.
+ */
+uint32_t mp_device_get_id(struct mp_device *dev);
+
+/**
+ * mp_device_get_name() - the device's name
+ * @dev: device
+ *
+ * Return: its name, e.g. "mp0" (owned by the context).
+ */
+const char *mp_device_get_name(struct mp_device *dev);
+
+/**
+ * mp_device_get_chip_id() - the device's unique chip id
+ * @dev: device
+ *
+ * Return: the chip id; the pool ranks devices by it.
+ */
+uint64_t mp_device_get_chip_id(struct mp_device *dev);
+
+/**
+ * mp_device_get_phys() - host physical base of the device's DRAM
+ * @dev: device
+ *
+ * Return: the base address; 0 for a remote device.
+ */
+uint64_t mp_device_get_phys(struct mp_device *dev);
+
+/**
+ * mp_device_get_size() - bytes of device DRAM in the pool
+ * @dev: device
+ *
+ * Return: the size.
+ */
+uint64_t mp_device_get_size(struct mp_device *dev);
+
+/**
+ * mp_device_get_seg_size() - bytes per segment of this device
+ * @dev: device
+ *
+ * Return: the segment size.
+ */
+uint64_t mp_device_get_seg_size(struct mp_device *dev);
+
+/**
+ * mp_device_get_nr_segs() - number of segments of this device
+ * @dev: device
+ *
+ * Return: the count.
+ */
+uint32_t mp_device_get_nr_segs(struct mp_device *dev);
+
+/**
+ * mp_device_get_numa_node() - NUMA node of the device's DRAM
+ * @dev: device
+ *
+ * Return: the node, or -1 when it has none.
+ */
+int mp_device_get_numa_node(struct mp_device *dev);
+
+/**
+ * mp_device_get_block_size() - memory block size of the running kernel
+ * @dev: device
+ *
+ * Return: the block size (segments are multiples of it).
+ */
+uint64_t mp_device_get_block_size(struct mp_device *dev);
+
+#define mp_device_foreach(ctx, dev) \
+	for (dev = mp_device_get_first(ctx); dev; \
+	     dev = mp_device_get_next(dev))
+
+/* ---- segments ------------------------------------------------------------ */
+
+/**
+ * mp_segment_get_first() - first segment of the pool, by id
+ * @ctx: context
+ *
+ * Reads the pool from the kernel on first use.
+ *
+ * Return: the segment, or NULL (none, or the read failed: see
+ * mp_get_last_error()).
+ */
+struct mp_segment *mp_segment_get_first(struct mp_ctx *ctx);
+
+/**
+ * mp_segment_get_next() - next segment of the pool, by id
+ * @seg: current segment
+ *
+ * Return: the segment, or NULL after the last.
+ */
+struct mp_segment *mp_segment_get_next(struct mp_segment *seg);
+
+/**
+ * mp_device_segment_get_first() - first segment backed by a device
+ * @dev: device
+ *
+ * Return: the segment, or NULL when the device has none.
+ */
+struct mp_segment *mp_device_segment_get_first(struct mp_device *dev);
+
+/**
+ * mp_device_segment_get_next() - next segment backed by the same device
+ * @seg: current segment
+ *
+ * Return: the segment, or NULL after the device's last.
+ */
+struct mp_segment *mp_device_segment_get_next(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_by_id() - look a segment up by its pool-wide id
+ * @ctx: context
+ * @id: CMM_MP_A_SEG_ID
+ *
+ * Return: the segment, or NULL (last error -ENOENT when there is none).
+ */
+struct mp_segment *mp_segment_get_by_id(struct mp_ctx *ctx, uint32_t id);
+
+/**
+ * mp_segment_get_ctx() - the context a segment belongs to
+ * @seg: segment
+ *
+ * Return: its context.
+ */
+struct mp_ctx *mp_segment_get_ctx(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_id() - the segment's pool-wide id
+ * @seg: segment
+ *
+ * Return: its id.
+ */
+uint32_t mp_segment_get_id(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_device() - the device that backs the segment
+ * @seg: segment
+ *
+ * Return: the device, or NULL when it is not known (yet).
+ */
+struct mp_device *mp_segment_get_device(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_device_id() - id of the device that backs the segment
+ * @seg: segment
+ *
+ * Return: the device id, or MP_NONE when the kernel did not say.
+ */
+uint32_t mp_segment_get_device_id(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_nha() - normalized host address of the segment
+ * @seg: segment
+ *
+ * Return: its NHA (host address minus the HDM base).
+ */
+uint64_t mp_segment_get_nha(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_phys() - host physical address of a local segment
+ * @seg: segment
+ *
+ * Return: the address; 0 for a remote segment.
+ */
+uint64_t mp_segment_get_phys(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_size() - bytes in the segment
+ * @seg: segment
+ *
+ * Return: the size.
+ */
+uint64_t mp_segment_get_size(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_state() - the segment's state at the last refresh
+ * @seg: segment
+ *
+ * Return: an enum mp_seg_state (unknown values pass through).
+ */
+enum mp_seg_state mp_segment_get_state(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_mode() - the segment's mode
+ * @seg: segment
+ *
+ * Return: an enum mp_seg_mode.
+ */
+enum mp_seg_mode mp_segment_get_mode(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_owner() - the host (device id) that owns the segment
+ * @seg: segment
+ *
+ * Return: the owner's device id, or MP_NONE.
+ */
+uint32_t mp_segment_get_owner(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_numa_node() - NUMA node the segment's memory joins
+ * @seg: segment
+ *
+ * Return: the node, or -1 when it has none.
+ */
+int mp_segment_get_numa_node(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_memblock_first() - first memory block (memoryN) it spans
+ * @seg: segment
+ *
+ * Return: N of /sys/devices/system/memory/memoryN.
+ */
+uint32_t mp_segment_get_memblock_first(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_memblock_count() - number of memory blocks it spans
+ * @seg: segment
+ *
+ * Return: the count (0 for a remote segment).
+ */
+uint32_t mp_segment_get_memblock_count(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_memblock_online() - how many of its blocks are online
+ * @seg: segment
+ *
+ * Return: the count at the last refresh.
+ */
+uint32_t mp_segment_get_memblock_online(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_memblock_movable() - how many are in ZONE_MOVABLE
+ * @seg: segment
+ *
+ * Return: the count at the last refresh.
+ */
+uint32_t mp_segment_get_memblock_movable(struct mp_segment *seg);
+
+/**
+ * mp_segment_is_online() - is the segment System RAM on this host?
+ * @seg: segment
+ *
+ * Return: true when its state is MP_SEG_ONLINE_RAM.
+ */
+bool mp_segment_is_online(struct mp_segment *seg);
+
+/**
+ * mp_segment_refresh() - re-read one segment from the kernel
+ * @seg: segment
+ *
+ * Return: 0, or a negative errno (-ENOENT: the kernel no longer has it;
+ * it is then hidden from iterators).
+ */
+int mp_segment_refresh(struct mp_segment *seg);
+
+/**
+ * mp_segment_online() - make a segment System RAM on this host
+ * @seg: segment
+ * @flags: 0 for ZONE_MOVABLE (the memory can go offline again), or
+ *	MP_ONLINE_NO_MOVABLE for the kernel zone
+ *
+ * Sends CMM_MP_CMD_SEG_ONLINE (the kernel claims the range and hot-adds
+ * its memory blocks, offline), then onlines each block by writing
+ * "online_movable" or "online_kernel" to
+ * /sys/devices/system/memory/memoryN/state; blocks already online are
+ * left alone. If a block refuses, the segment is rolled back with
+ * CMM_MP_CMD_SEG_OFFLINE and the block's errno returned (origin
+ * MP_ERR_MEMBLOCK; the message says whether the rollback worked). The
+ * segment object is updated from the kernel's answers.
+ *
+ * Return: 0; -EALREADY (not offline), -ENOENT (no such segment), -EBUSY
+ * (range claimed by someone else), -EPERM (needs CAP_NET_ADMIN), -ENODEV
+ * (module not loaded), -EINVAL (bad @flags), or a block's errno.
+ */
+int mp_segment_online(struct mp_segment *seg, unsigned long flags);
+
+/**
+ * mp_segment_offline() - take a segment's System RAM away
+ * @seg: segment
+ *
+ * Sends CMM_MP_CMD_SEG_OFFLINE: the kernel migrates the pages out, removes
+ * the memory and releases the range. If it cannot (unmovable pages), the
+ * segment stays online with its data and -EBUSY comes back.
+ *
+ * Return: 0; -EALREADY (not online), -EBUSY (refused), -EPERM, -ENOENT,
+ * -ENODEV, or another negative errno.
+ */
+int mp_segment_offline(struct mp_segment *seg);
+
+/**
+ * mp_seg_state_name() - name of a segment state
+ * @state: the state
+ *
+ * Return: "offline", "online-ram", "busy" (as in sysfs) or "unknown".
+ */
+const char *mp_seg_state_name(enum mp_seg_state state);
+
+/**
+ * mp_seg_mode_name() - name of a segment mode
+ * @mode: the mode
+ *
+ * Return: "system-ram" or "unknown".
+ */
+const char *mp_seg_mode_name(enum mp_seg_mode mode);
+
+#define mp_segment_foreach(ctx, seg) \
+	for (seg = mp_segment_get_first(ctx); seg; \
+	     seg = mp_segment_get_next(seg))
+
+#define mp_device_segment_foreach(dev, seg) \
+	for (seg = mp_device_segment_get_first(dev); seg; \
+	     seg = mp_device_segment_get_next(seg))
+
+/* ---- events -------------------------------------------------------------- */
+
+/**
+ * mp_monitor_new() - subscribe to segment state changes
+ * @ctx: context; the monitor holds a reference on it
+ * @mon: receives the monitor
+ *
+ * Opens a second, non-blocking socket joined to the cmm_mp "events"
+ * multicast group. Subscribe before acting, or events are missed.
+ *
+ * Return: 0, -ENODEV (module not loaded), or another negative errno.
+ */
+int mp_monitor_new(struct mp_ctx *ctx, struct mp_monitor **mon);
+
+/**
+ * mp_monitor_free() - unsubscribe and free a monitor
+ * @mon: monitor (NULL is allowed)
+ */
+void mp_monitor_free(struct mp_monitor *mon);
+
+/**
+ * mp_monitor_get_fd() - file descriptor to poll for events
+ * @mon: monitor
+ *
+ * Readable (POLLIN) when an event may be waiting; then call
+ * mp_monitor_read() until it returns -EAGAIN.
+ *
+ * Return: the descriptor, or -EINVAL.
+ */
+int mp_monitor_get_fd(struct mp_monitor *mon);
+
+/**
+ * mp_monitor_read() - take the next event, without blocking
+ * @mon: monitor
+ * @seg: receives the segment the event is about
+ *
+ * The event is applied to the context's segment object (added if the
+ * context did not know it), so every getter tells the new state.
+ *
+ * Return: 0; -EAGAIN when no event is waiting; -ENOBUFS when events were
+ * lost (the socket overflowed: re-read with mp_refresh() and go on);
+ * another negative errno on failure.
+ */
+int mp_monitor_read(struct mp_monitor *mon, struct mp_segment **seg);
+
+/**
+ * mp_monitor_wait() - wait for an event
+ * @mon: monitor
+ * @timeout_ms: how long; -1 for ever, 0 to just look
+ *
+ * Return: 1 when an event may be read, 0 on timeout, or a negative errno.
+ */
+int mp_monitor_wait(struct mp_monitor *mon, int timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _LIBMP_H */

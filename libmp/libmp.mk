@@ -1,0 +1,53 @@
+# libmp: build/libmp/libmp.so.1 (+ libmp.so link) and build/libmp/libmp.pc.
+# Included by the top-level Makefile; paths are relative to the top.
+
+LIBMP_VERSION	:= 1.0.0
+LIBMP_SRCS	:= $(addprefix libmp/,ctx.c nl.c device.c segment.c \
+		   memblock.c monitor.c)
+LIBMP_OBJS	:= $(patsubst libmp/%.c,$(B)/libmp/%.o,$(LIBMP_SRCS))
+LIBMP_SO	:= $(B)/libmp/libmp.so.1
+
+NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS		:= $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+JSONC_CFLAGS	:= $(shell pkg-config --cflags json-c 2>/dev/null)
+JSONC_LIBS	:= $(shell pkg-config --libs json-c 2>/dev/null)
+
+# Where `make install` puts things (and what libmp.pc says).
+prefix		?= /usr/local
+libdir		?= $(prefix)/lib
+includedir	?= $(prefix)/include
+bindir		?= $(prefix)/bin
+
+USERSPACE	+= $(LIBMP_SO) $(B)/libmp/libmp.so $(B)/libmp/libmp.pc
+
+$(LIBMP_OBJS): $(B)/libmp/%.o: libmp/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -fPIC \
+		-fvisibility=hidden $(NL_CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(LIBMP_OBJS:.o=.d)
+
+# -z defs: every symbol must resolve at link time (no hidden dependency on
+# the program); the version script exports LIBMP_1 and hides the rest.
+$(LIBMP_SO): $(LIBMP_OBJS) libmp/libmp.sym
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libmp.so.1 \
+		-Wl,--version-script=libmp/libmp.sym -Wl,-z,defs \
+		-o $@ $(LIBMP_OBJS) $(NL_LIBS)
+
+$(B)/libmp/libmp.so: $(LIBMP_SO)
+	ln -sfn libmp.so.1 $@
+
+$(B)/libmp/libmp.pc: libmp/libmp.pc.in libmp/libmp.mk
+	@mkdir -p $(@D)
+	sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
+	    -e 's|@includedir@|$(includedir)|' \
+	    -e 's|@version@|$(LIBMP_VERSION)|' $< > $@
+
+.PHONY: install-libmp
+install: install-libmp
+install-libmp: $(LIBMP_SO) $(B)/libmp/libmp.pc
+	install -d $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(includedir)
+	install -m 0755 $(LIBMP_SO) $(DESTDIR)$(libdir)/libmp.so.1
+	ln -sfn libmp.so.1 $(DESTDIR)$(libdir)/libmp.so
+	install -m 0644 libmp/libmp.h $(DESTDIR)$(includedir)/libmp.h
+	install -m 0644 $(B)/libmp/libmp.pc $(DESTDIR)$(libdir)/pkgconfig/libmp.pc

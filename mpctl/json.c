@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpctl JSON: one object per device or segment, the same shape for list,
+ * online, offline and monitor. Sizes and addresses are numbers, or with
+ * -u the strings daxctl prints ("256.00 MiB (268.44 MB)", "0x70000000").
+ * Attributes without a value (no NUMA node, no owner) are left out.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "args.h"
+#include "mpctl.h"
+
+/*
+ * Add @val under @key, taking ownership of @val. Any failure (including
+ * a NULL @val from a failed constructor) marks the build as failed.
+ */
+static void add(struct json_object *obj, const char *key,
+		struct json_object *val, bool *ok)
+{
+	if (!val) {
+		*ok = false;
+		return;
+	}
+	if (json_object_object_add(obj, key, val)) {
+		json_object_put(val);
+		*ok = false;
+	}
+}
+
+static struct json_object *j_size(uint64_t v, unsigned int flags)
+{
+	char buf[MPCTL_FMT_MAX];
+
+	if (flags & MPCTL_HUMAN)
+		return json_object_new_string(mpctl_fmt_size(buf, sizeof(buf),
+							     v));
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *j_addr(uint64_t v, unsigned int flags)
+{
+	char buf[MPCTL_FMT_MAX];
+
+	if (flags & MPCTL_HUMAN)
+		return json_object_new_string(mpctl_fmt_hex(buf, sizeof(buf),
+							    v));
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *j_str(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static struct json_object *j_u32(uint32_t v)
+{
+	return json_object_new_int64(v);
+}
+
+/* Which zone the online blocks went to, from the kernel's counters. */
+static const char *seg_zone(struct mp_segment *seg)
+{
+	uint32_t online = mp_segment_get_memblock_online(seg);
+	uint32_t movable = mp_segment_get_memblock_movable(seg);
+
+	if (!online)
+		return NULL;
+	if (movable == online)
+		return "movable";
+	if (!movable)
+		return "normal";
+	return "mixed";
+}
+
+/**
+ * mpctl_seg_json() - a segment as a JSON object
+ * @seg: the segment
+ * @flags: MPCTL_HUMAN, MPCTL_VERBOSE
+ *
+ * Return: a new object, or NULL without memory.
+ */
+struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
+{
+	struct json_object *o = json_object_new_object();
+	struct mp_device *dev = mp_segment_get_device(seg);
+	uint32_t owner = mp_segment_get_owner(seg);
+	int node = mp_segment_get_numa_node(seg);
+	const char *zone = seg_zone(seg);
+	char name[32];
+	bool ok = true;
+
+	if (!o)
+		return NULL;
+	add(o, "segment", json_object_new_int64(mp_segment_get_id(seg)), &ok);
+	if (dev) {
+		add(o, "device", json_object_new_string(mp_device_get_name(dev)),
+		    &ok);
+	} else {
+		/* Not listed (yet): name it by id rather than drop it. */
+		snprintf(name, sizeof(name), "mp%u",
+			 mp_segment_get_device_id(seg));
+		add(o, "device", json_object_new_string(name), &ok);
+	}
+	add(o, "state", j_str(mp_seg_state_name(mp_segment_get_state(seg))),
+	    &ok);
+	add(o, "size", j_size(mp_segment_get_size(seg), flags), &ok);
+	add(o, "phys", j_addr(mp_segment_get_phys(seg), flags), &ok);
+	if (node >= 0)
+		add(o, "numa_node", json_object_new_int(node), &ok);
+	if (owner != MP_NONE)
+		add(o, "owner", json_object_new_int64(owner), &ok);
+	if (zone)
+		add(o, "zone", json_object_new_string(zone), &ok);
+	if (flags & MPCTL_VERBOSE) {
+		add(o, "device_id",
+		    json_object_new_int64(mp_segment_get_device_id(seg)), &ok);
+		add(o, "nha", j_addr(mp_segment_get_nha(seg), flags), &ok);
+		add(o, "mode", j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
+		    &ok);
+		add(o, "memblock_first",
+		    j_u32(mp_segment_get_memblock_first(seg)), &ok);
+		add(o, "memblock_count",
+		    j_u32(mp_segment_get_memblock_count(seg)), &ok);
+		add(o, "memblocks_online",
+		    j_u32(mp_segment_get_memblock_online(seg)), &ok);
+		add(o, "memblocks_movable",
+		    j_u32(mp_segment_get_memblock_movable(seg)), &ok);
+	}
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/**
+ * mpctl_dev_json() - a device as a JSON object
+ * @dev: the device
+ * @flags: MPCTL_HUMAN, MPCTL_VERBOSE
+ *
+ * Return: a new object, or NULL without memory.
+ */
+struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
+{
+	struct json_object *o = json_object_new_object();
+	int node = mp_device_get_numa_node(dev);
+	struct mp_segment *seg;
+	uint32_t online = 0;
+	bool ok = true;
+
+	if (!o)
+		return NULL;
+	add(o, "device", json_object_new_string(mp_device_get_name(dev)), &ok);
+	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), &ok);
+	add(o, "chip_id", j_addr(mp_device_get_chip_id(dev), flags), &ok);
+	add(o, "size", j_size(mp_device_get_size(dev), flags), &ok);
+	add(o, "phys", j_addr(mp_device_get_phys(dev), flags), &ok);
+	add(o, "segment_size", j_size(mp_device_get_seg_size(dev), flags),
+	    &ok);
+	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
+	    &ok);
+	if (node >= 0)
+		add(o, "numa_node", json_object_new_int(node), &ok);
+	if (flags & MPCTL_VERBOSE) {
+		mp_device_segment_foreach(dev, seg)
+			online += mp_segment_is_online(seg);
+		add(o, "segments_online", json_object_new_int64(online), &ok);
+		add(o, "block_size",
+		    j_size(mp_device_get_block_size(dev), flags), &ok);
+	}
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/**
+ * mpctl_print_json() - print and release a JSON value
+ * @obj: the value (consumed)
+ * @pretty: indented like daxctl, or all on one line (monitor)
+ *
+ * Return: 0, or -ENOMEM when json-c could not render it.
+ */
+int mpctl_print_json(struct json_object *obj, bool pretty)
+{
+	int jflags = JSON_C_TO_STRING_NOSLASHESCAPE |
+		     (pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN);
+	const char *s = json_object_to_json_string_ext(obj, jflags);
+	int rc = 0;
+
+	if (s)
+		printf("%s\n", s);
+	else
+		rc = -ENOMEM;
+	json_object_put(obj);
+	return rc;
+}

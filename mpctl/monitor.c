@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpctl monitor: one JSON object per line for every segment state change
+ * the kernel announces, until interrupted or --count events were printed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "mpctl.h"
+
+static const char monitor_usage[] =
+"usage: mpctl monitor [--count N] [-u]\n"
+"\n"
+"Print one JSON object per line for every segment state change, as the\n"
+"kernel announces it: {\"event\":\"segment\", ...the segment...}. When events\n"
+"were lost (the socket overflowed) {\"event\":\"lost\"} is printed; re-read\n"
+"the state with 'mpctl list'.\n"
+"\n"
+"  -c, --count=N        exit after N segment events\n"
+"  -u, --human          sizes and addresses as human-readable strings\n"
+"  -h, --help           this text\n";
+
+static const struct option monitor_opts[] = {
+	{ "count", required_argument, NULL, 'c' },
+	{ "human", no_argument, NULL, 'u' },
+	{ "help", no_argument, NULL, 'h' },
+	{ }
+};
+
+/* {"event":NAME} followed by the segment's attributes, on one line. */
+static int print_event(const char *name, struct mp_segment *seg,
+		       unsigned int flags)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *s = NULL;
+	struct json_object *ev = json_object_new_string(name);
+
+	if (!o || !ev || json_object_object_add(o, "event", ev)) {
+		json_object_put(ev);
+		goto nomem;
+	}
+	if (seg) {
+		s = mpctl_seg_json(seg, flags);
+		if (!s)
+			goto nomem;
+		json_object_object_foreach(s, key, val) {
+			if (json_object_object_add(o, key,
+						   json_object_get(val))) {
+				json_object_put(val);
+				goto nomem;
+			}
+		}
+		json_object_put(s);
+		s = NULL;
+	}
+	if (mpctl_print_json(o, false))
+		return -ENOMEM;
+	fflush(stdout);
+	return 0;
+nomem:
+	json_object_put(s);
+	json_object_put(o);
+	return -ENOMEM;
+}
+
+int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv)
+{
+	unsigned int flags = MPCTL_VERBOSE;
+	struct mp_monitor *mon = NULL;
+	uint32_t count = 0, seen = 0;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":c:uh", monitor_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (mpctl_parse_u32(optarg, &count) || !count)
+				return mpctl_usage_error("monitor",
+							 "--count needs a positive number, not '%s'",
+							 optarg);
+			break;
+		case 'u':
+			flags |= MPCTL_HUMAN;
+			break;
+		case 'h':
+			fputs(monitor_usage, stdout);
+			return MPCTL_EXIT_OK;
+		default:
+			return mpctl_getopt_error("monitor", c, argv);
+		}
+	}
+	if (optind < argc)
+		return mpctl_usage_error("monitor", "unexpected argument '%s'",
+					 argv[optind]);
+
+	/* Subscribe before anything else so no event is missed. */
+	rc = mp_monitor_new(ctx, &mon);
+	if (rc)
+		return mpctl_fail_ctx("monitor", "events", ctx, rc,
+				      rc == -EPERM || rc == -EACCES ?
+				      "needs root" :
+				      "cannot subscribe to the events group");
+	/* Device names for the events: read the pool once. */
+	rc = mpctl_load("monitor", ctx);
+	if (rc)
+		goto out;
+
+	while (!count || seen < count) {
+		struct mp_segment *seg;
+
+		rc = mp_monitor_wait(mon, -1);
+		if (rc < 0) {
+			rc = mpctl_fail("monitor", "events", "poll: %s",
+					strerror(-rc));
+			goto out;
+		}
+		while (!count || seen < count) {
+			rc = mp_monitor_read(mon, &seg);
+			if (rc == -EAGAIN)
+				break;
+			if (rc == -ENOBUFS) {
+				/* Say so in-band and carry on. */
+				rc = print_event("lost", NULL, flags);
+			} else if (!rc) {
+				rc = print_event("segment", seg, flags);
+				seen++;
+			} else {
+				rc = mpctl_fail_ctx("monitor", "events", ctx,
+						    rc, "reading events");
+				goto out;
+			}
+			if (rc) {
+				rc = mpctl_fail("monitor", NULL, "%s",
+						strerror(-rc));
+				goto out;
+			}
+		}
+	}
+	rc = MPCTL_EXIT_OK;
+out:
+	mp_monitor_free(mon);
+	return rc;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpctl: command-line control of the cmm_mp memory pool, daxctl style.
+ *
+ *	mpctl list | online | offline | monitor [OPTIONS]
+ *
+ * Results go to stdout as JSON. Every failure prints exactly one line,
+ * "mpctl: <command>: <what>: <reason>", on stderr and exits non-zero
+ * (1: the operation failed, 2: the command line was wrong).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpctl.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#ifndef MPCTL_VERSION
+#define MPCTL_VERSION "unknown"
+#endif
+
+struct mpctl_cmd {
+	const char *name;
+	int (*fn)(struct mp_ctx *ctx, int argc, char **argv);
+	const char *summary;
+};
+
+static const struct mpctl_cmd mpctl_cmds[] = {
+	{ "list", cmd_list, "list pool devices and segments (JSON)" },
+	{ "online", cmd_online, "online segments as System RAM" },
+	{ "offline", cmd_offline, "offline segments" },
+	{ "monitor", cmd_monitor, "print segment state changes as they happen" },
+};
+
+static void mpctl_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: mpctl [--version] [--help] COMMAND [ARGS]\n\n"
+		"commands:\n");
+	for (i = 0; i < ARRAY_SIZE(mpctl_cmds); i++)
+		fprintf(f, "  %-10s %s\n", mpctl_cmds[i].name,
+			mpctl_cmds[i].summary);
+	fprintf(f, "\nSee 'mpctl COMMAND --help' for the options of a command.\n");
+}
+
+static void vline(const char *cmd, const char *what, const char *fmt,
+		  va_list ap)
+{
+	/* Build the line first so it reaches stderr in one write. */
+	char msg[1024];
+	int n;
+
+	n = snprintf(msg, sizeof(msg), "mpctl: %s: ", cmd);
+	if (what && n >= 0 && (size_t)n < sizeof(msg))
+		n += snprintf(msg + n, sizeof(msg) - n, "%s: ", what);
+	if (n >= 0 && (size_t)n < sizeof(msg))
+		vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	fflush(stdout);
+	fprintf(stderr, "%s\n", msg);
+}
+
+/**
+ * mpctl_usage_error() - report a bad command line
+ * @cmd: the command ("mpctl" before one is known)
+ * @fmt: what is wrong
+ *
+ * Return: MPCTL_EXIT_USAGE.
+ */
+int mpctl_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	if (strcmp(cmd, "mpctl"))
+		fprintf(stderr, "mpctl: %s: %s (see 'mpctl %s --help')\n",
+			cmd, msg, cmd);
+	else
+		fprintf(stderr, "mpctl: %s (see 'mpctl --help')\n", msg);
+	return MPCTL_EXIT_USAGE;
+}
+
+/**
+ * mpctl_fail() - report a failed operation
+ * @cmd: the command
+ * @what: the object concerned ("segment 3"), or NULL
+ * @fmt: why
+ *
+ * Return: MPCTL_EXIT_FAIL.
+ */
+int mpctl_fail(const char *cmd, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(cmd, what, fmt, ap);
+	va_end(ap);
+	return MPCTL_EXIT_FAIL;
+}
+
+/**
+ * mpctl_fail_ctx() - report a failed libmp call
+ * @cmd: the command
+ * @what: the object concerned
+ * @ctx: the context, for the error detail libmp recorded
+ * @err: the negative errno the call returned
+ * @reason: what it means here, or NULL for libmp's own detail
+ *
+ * The line ends with strerror(), then the kernel's own explanation (its
+ * extended ack message) when it gave one.
+ *
+ * Return: MPCTL_EXIT_FAIL.
+ */
+int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
+		   int err, const char *reason)
+{
+	const char *detail = mp_get_last_error_msg(ctx);
+	bool kernel = mp_get_last_error_origin(ctx) == MP_ERR_KERNEL;
+
+	if (mp_get_last_error(ctx) != err)
+		detail = "";	/* the record is about something else */
+	if (err == -ENODEV && !kernel)
+		return mpctl_fail(cmd, "cmm_mp", "kernel module not loaded: %s",
+				  strerror(ENODEV));
+	if (!reason)
+		reason = detail[0] ? detail : "failed";
+	else if (detail[0] && kernel)
+		return mpctl_fail(cmd, what, "%s: %s (kernel: %s)", reason,
+				  strerror(-err), detail);
+	else if (detail[0])
+		return mpctl_fail(cmd, what, "%s: %s (%s)", reason,
+				  strerror(-err), detail);
+	return mpctl_fail(cmd, what, "%s: %s", reason, strerror(-err));
+}
+
+/**
+ * mpctl_load() - read devices and segments, reporting failure
+ * @cmd: the command
+ * @ctx: context
+ *
+ * Return: MPCTL_EXIT_OK or MPCTL_EXIT_FAIL (reported).
+ */
+int mpctl_load(const char *cmd, struct mp_ctx *ctx)
+{
+	int rc = mp_refresh(ctx);
+
+	if (!rc)
+		return MPCTL_EXIT_OK;
+	if (rc == -EPERM || rc == -EACCES)
+		return mpctl_fail_ctx(cmd, "reading the pool", ctx, rc,
+				      "needs root");
+	return mpctl_fail_ctx(cmd, "reading the pool", ctx, rc,
+			      "cannot list devices and segments");
+}
+
+/**
+ * mpctl_getopt_error() - report what getopt_long() (opterr = 0) refused
+ * @cmd: the command
+ * @c: getopt_long()'s answer, '?' or ':'
+ * @argv: the arguments given to getopt_long()
+ *
+ * Return: MPCTL_EXIT_USAGE.
+ */
+int mpctl_getopt_error(const char *cmd, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		return mpctl_usage_error(cmd, "option '%s' needs a value", arg);
+	if (optopt && strncmp(arg, "--", 2))
+		return mpctl_usage_error(cmd, "unknown option '-%c'", optopt);
+	return mpctl_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int main(int argc, char **argv)
+{
+	const struct mpctl_cmd *cmd = NULL;
+	struct mp_ctx *ctx;
+	size_t i;
+	int rc;
+
+	if (argc < 2)
+		return mpctl_usage_error("mpctl", "missing command");
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("mpctl %s\n", MPCTL_VERSION);
+		return MPCTL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		mpctl_usage(stdout);
+		return MPCTL_EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(mpctl_cmds); i++)
+		if (!strcmp(argv[1], mpctl_cmds[i].name))
+			cmd = &mpctl_cmds[i];
+	if (!cmd) {
+		if (argv[1][0] == '-')
+			return mpctl_usage_error("mpctl", "unknown option '%s'",
+						 argv[1]);
+		return mpctl_usage_error("mpctl", "unknown command '%s'",
+					 argv[1]);
+	}
+
+	rc = mp_new(&ctx);
+	if (rc)
+		return mpctl_fail(cmd->name, "libmp", "cannot create a context: %s",
+				  strerror(-rc));
+	/* Commands parse their own options: argv[0] becomes their name. */
+	rc = cmd->fn(ctx, argc - 1, argv + 1);
+	mp_unref(ctx);
+
+	/* A full disk or closed pipe must not pass for success. */
+	if (rc == MPCTL_EXIT_OK && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "mpctl: %s: stdout: write error: %s\n",
+			cmd->name, strerror(errno));
+		return MPCTL_EXIT_FAIL;
+	}
+	return rc;
+}

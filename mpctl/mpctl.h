@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mpctl internals shared by the command files. */
+#ifndef _MPCTL_H
+#define _MPCTL_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+
+#include "libmp.h"
+
+/* Exit status: documented in Documentation/mpctl.rst. */
+enum {
+	MPCTL_EXIT_OK = 0,
+	MPCTL_EXIT_FAIL = 1,	/* the operation failed */
+	MPCTL_EXIT_USAGE = 2,	/* bad command line */
+};
+
+#define BIT(n)		(1U << (n))
+#define __mpctl_attr(x)	__attribute__((x))
+#define __printf(a, b)	__mpctl_attr(format(printf, a, b))
+
+/* Output flags for the JSON builders. */
+#define MPCTL_HUMAN	BIT(0)	/* -u: sizes and addresses for people */
+#define MPCTL_VERBOSE	BIT(1)	/* -v: every attribute */
+
+/* mpctl.c: errors, one line on stderr each */
+__printf(2, 3)
+int mpctl_usage_error(const char *cmd, const char *fmt, ...);
+__printf(3, 4)
+int mpctl_fail(const char *cmd, const char *what, const char *fmt, ...);
+int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
+		   int err, const char *reason);
+int mpctl_load(const char *cmd, struct mp_ctx *ctx);
+int mpctl_getopt_error(const char *cmd, int c, char **argv);
+
+/* json.c */
+struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags);
+struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags);
+int mpctl_print_json(struct json_object *obj, bool pretty);
+
+/* the commands */
+int cmd_list(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_online(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_offline(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv);
+
+#endif /* _MPCTL_H */

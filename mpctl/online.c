@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpctl online / offline: change the state of segments, in the order
+ * given, stopping at the first failure. What was changed before a failure
+ * is still printed, so a script knows what to undo.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "mpctl.h"
+
+static const char online_usage[] =
+"usage: mpctl online SEGS [--no-movable] [-u] [-v]\n"
+"\n"
+"Online segments as System RAM, in the order given, and print them (JSON).\n"
+"SEGS is 0 | 0,2 | 1-3 | all (every offline segment); several SEGS\n"
+"arguments add up.\n"
+"\n"
+"  -N, --no-movable     online to the kernel zone (ZONE_NORMAL) instead of\n"
+"                       ZONE_MOVABLE; such memory may not go offline again\n"
+"  -u, --human          sizes and addresses as human-readable strings\n"
+"  -v, --verbose        every attribute\n"
+"  -h, --help           this text\n";
+
+static const char offline_usage[] =
+"usage: mpctl offline SEGS [-u] [-v]\n"
+"\n"
+"Offline segments (their pages migrate away first), in the order given,\n"
+"and print them (JSON). SEGS is 0 | 0,2 | 1-3 | all (every online segment);\n"
+"several SEGS arguments add up.\n"
+"\n"
+"  -u, --human          sizes and addresses as human-readable strings\n"
+"  -v, --verbose        every attribute\n"
+"  -h, --help           this text\n";
+
+static const struct option online_opts[] = {
+	{ "no-movable", no_argument, NULL, 'N' },
+	{ "human", no_argument, NULL, 'u' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ }
+};
+
+/* What a failure of SEG_ONLINE / SEG_OFFLINE means, by errno. */
+static const char *seg_reason(bool online, int err)
+{
+	switch (-err) {
+	case ENOENT:
+		return "no such segment";
+	case EALREADY:
+		return online ? "already online" : "already offline";
+	case EBUSY:
+		return online ?
+			"range busy (claimed by another driver or host?)" :
+			"offline refused by the kernel (unmovable pages?)";
+	case EPERM:
+	case EACCES:
+		return "needs root";
+	case EINVAL:
+		return "request rejected as invalid";
+	case EOPNOTSUPP:
+		return "not supported by the kernel";
+	default:
+		return online ? "online failed" : "offline failed";
+	}
+}
+
+struct seg_args {
+	bool online;
+	const char *cmd;
+	unsigned long flags;		/* mp_segment_online() flags */
+	unsigned int jflags;		/* MPCTL_HUMAN, MPCTL_VERBOSE */
+	struct mpctl_seglist list;	/* all ids of all arguments */
+};
+
+/*
+ * Several SEGS arguments add up: join them with commas and parse the
+ * whole, so that an id named twice across arguments is caught too.
+ */
+static int parse_args(struct seg_args *a, int argc, char **argv)
+{
+	const char *bad;
+	size_t len = 1;
+	char *joined;
+	int i, rc;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "all") && argc > 1)
+			return mpctl_usage_error(a->cmd, "'all' cannot be combined with ids");
+		len += strlen(argv[i]) + 1;
+	}
+	joined = malloc(len);
+	if (!joined)
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	joined[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strcat(joined, ",");
+		strcat(joined, argv[i]);
+	}
+
+	rc = mpctl_seglist_parse(&a->list, joined, &bad);
+	if (rc == -EEXIST)
+		rc = mpctl_usage_error(a->cmd, "segment list '%s' names a segment twice, at '%s'",
+				       joined, bad);
+	else if (rc == -E2BIG)
+		rc = mpctl_usage_error(a->cmd, "segment list '%s' is too long (max %u)",
+				       joined, MPCTL_SEGLIST_MAX);
+	else if (rc == -EDOM)
+		rc = mpctl_usage_error(a->cmd, "segment list '%s': range '%.*s' goes down",
+				       joined, (int)strcspn(bad, ","), bad);
+	else if (rc == -ERANGE)
+		rc = mpctl_usage_error(a->cmd, "segment list '%s': id too big at '%s'",
+				       joined, bad);
+	else if (rc == -ENOMEM)
+		rc = mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	else if (rc)
+		rc = mpctl_usage_error(a->cmd, "invalid segment list '%s' at '%s'",
+				       joined, bad);
+	free(joined);
+	return rc;
+}
+
+/*
+ * The segments to act on, in order: those named (all must exist, so a
+ * typo changes nothing), or with "all" every segment not yet in the
+ * target state.
+ */
+static int collect(struct seg_args *a, struct mp_ctx *ctx,
+		   struct mp_segment ***out, size_t *nr)
+{
+	struct mp_segment **v, *seg;
+	size_t n = 0, max;
+	char what[32];
+
+	if (a->list.all) {
+		max = 0;
+		mp_segment_foreach(ctx, seg)
+			max++;
+	} else {
+		max = a->list.nr;
+	}
+	v = calloc(max ? max : 1, sizeof(*v));
+	if (!v)
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+
+	if (a->list.all) {
+		enum mp_seg_state from = a->online ? MP_SEG_OFFLINE :
+						     MP_SEG_ONLINE_RAM;
+
+		/* Segments busy changing state are someone else's business. */
+		mp_segment_foreach(ctx, seg)
+			if (mp_segment_get_state(seg) == from)
+				v[n++] = seg;
+	} else {
+		for (n = 0; n < a->list.nr; n++) {
+			v[n] = mp_segment_get_by_id(ctx, a->list.ids[n]);
+			if (v[n])
+				continue;
+			free(v);
+			snprintf(what, sizeof(what), "segment %u",
+				 a->list.ids[n]);
+			return mpctl_fail(a->cmd, what, "no such segment: %s",
+					  strerror(ENOENT));
+		}
+	}
+	*out = v;
+	*nr = n;
+	return MPCTL_EXIT_OK;
+}
+
+static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
+		      struct seg_args *a)
+{
+	struct json_object *arr = NULL;
+	struct mp_segment **segs = NULL;
+	size_t nr = 0, i;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, a->online ? ":Nuvh" : ":uvh",
+				online_opts, NULL)) != -1) {
+		switch (c) {
+		case 'N':
+			if (!a->online)
+				goto bad_opt;
+			a->flags |= MP_ONLINE_NO_MOVABLE;
+			break;
+		case 'u':
+			a->jflags |= MPCTL_HUMAN;
+			break;
+		case 'v':
+			a->jflags |= MPCTL_VERBOSE;
+			break;
+		case 'h':
+			fputs(a->online ? online_usage : offline_usage, stdout);
+			rc = MPCTL_EXIT_OK;
+			goto out;
+		default:
+			goto bad_opt;
+		}
+	}
+	if (optind == argc) {
+		rc = mpctl_usage_error(a->cmd, "missing segment list");
+		goto out;
+	}
+	rc = parse_args(a, argc - optind, argv + optind);
+	if (rc)
+		goto out;
+
+	rc = mpctl_load(a->cmd, ctx);
+	if (rc)
+		goto out;
+	rc = collect(a, ctx, &segs, &nr);
+	if (rc)
+		goto out;
+	arr = json_object_new_array();
+	if (!arr) {
+		rc = mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+		goto out;
+	}
+
+	for (i = 0; i < nr; i++) {
+		struct json_object *o;
+		char what[32];
+		int err;
+
+		err = a->online ? mp_segment_online(segs[i], a->flags) :
+				  mp_segment_offline(segs[i]);
+		if (err) {
+			snprintf(what, sizeof(what), "segment %u",
+				 mp_segment_get_id(segs[i]));
+			/* Print what did change before saying what did not. */
+			if (json_object_array_length(arr))
+				mpctl_print_json(arr, true);	/* consumes */
+			else
+				json_object_put(arr);
+			arr = NULL;
+			if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
+				rc = mpctl_fail_ctx(a->cmd, what, ctx, err,
+						    NULL);
+			else
+				rc = mpctl_fail_ctx(a->cmd, what, ctx, err,
+						    seg_reason(a->online, err));
+			goto out;
+		}
+		o = mpctl_seg_json(segs[i], a->jflags);
+		if (!o || json_object_array_add(arr, o)) {
+			json_object_put(o);
+			rc = mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+			goto out;
+		}
+	}
+	rc = mpctl_print_json(arr, true) ?
+		mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM)) :
+		MPCTL_EXIT_OK;
+	arr = NULL;
+	goto out;
+
+bad_opt:
+	rc = mpctl_getopt_error(a->cmd, c, argv);
+out:
+	json_object_put(arr);
+	free(segs);
+	mpctl_seglist_free(&a->list);
+	return rc;
+}
+
+int cmd_online(struct mp_ctx *ctx, int argc, char **argv)
+{
+	struct seg_args a = { .online = true, .cmd = "online" };
+
+	return seg_change(ctx, argc, argv, &a);
+}
+
+int cmd_offline(struct mp_ctx *ctx, int argc, char **argv)
+{
+	struct seg_args a = { .online = false, .cmd = "offline" };
+
+	return seg_change(ctx, argc, argv, &a);
+}

@@ -1,0 +1,24 @@
+# libmp and mpctl against a fake cmm_mp generic netlink family
+# (selftests/unit/fake_cmm_mp.c): the netlink paths, on a host that never
+# loads the module. The fake is a preloadable library: linked ahead of libc
+# into test_libmp_fake, LD_PRELOADed under mpctl by test_mpctl_cli.
+UNIT_TESTS += $(B)/unit/test_libmp_fake $(B)/unit/test_mpctl_cli
+
+$(B)/unit/fake_cmm_mp.so: selftests/unit/fake_cmm_mp.c include/uapi/linux/cmm_mp.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -fPIC -shared -o $@ \
+		$< -ldl
+
+# --no-as-needed: nothing in the test calls the fake, it must stay
+# first in the lookup order all the same.
+$(B)/unit/test_libmp_fake: selftests/unit/test_libmp_fake.c \
+		$(B)/unit/fake_cmm_mp.so $(B)/libmp/libmp.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $< \
+		-Wl,--no-as-needed $(B)/unit/fake_cmm_mp.so -Wl,--as-needed \
+		-L$(B)/libmp -lmp -lcmocka -Wl,-rpath,$(B)/unit:$(B)/libmp
+
+$(B)/unit/test_mpctl_cli: selftests/unit/test_mpctl_cli.sh \
+		$(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
+	@mkdir -p $(@D)
+	install -m 0755 $< $@

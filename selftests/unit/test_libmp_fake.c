@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libmp against a fake cmm_mp family (selftests/unit/fake_cmm_mp.c, linked
+ * ahead of libc so it answers NETLINK_GENERIC sockets) and a fake sysfs:
+ * the whole netlink path of the library (libnl requests, error callback,
+ * extended acks, dumps, NLMSG_DONE errors, events) without a kernel module.
+ */
+#define _XOPEN_SOURCE 700
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "libmp.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct fixture {
+	char dir[256];
+	char state[300];
+	struct mp_ctx *ctx;
+};
+
+static const char *const fake_env[] = {
+	"FAKE_CMM_MP_UNLOADED", "FAKE_CMM_MP_DEVS", "FAKE_CMM_MP_SEGS",
+	"FAKE_CMM_MP_FAIL", "FAKE_CMM_MP_BADBLOCK", "FAKE_CMM_MP_AUTOONLINE",
+	"FAKE_CMM_MP_NOTROOT", "FAKE_CMM_MP_FAMILY",
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	size_t i;
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "%s/libmp-fake-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(f->dir))
+		goto err;
+	/* A fresh pool per test: the fake keeps its state in this file. */
+	snprintf(f->state, sizeof(f->state), "%s/pool", f->dir);
+	if (setenv("FAKE_CMM_MP_STATE", f->state, 1) ||
+	    setenv("MP_SYSFS_ROOT", f->dir, 1))
+		goto err;
+	for (i = 0; i < ARRAY_SIZE(fake_env); i++)
+		unsetenv(fake_env[i]);
+	if (mp_new(&f->ctx))
+		goto err;
+	*state = f;
+	return 0;
+err:
+	free(f);
+	return -1;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	int rc;
+
+	mp_unref(f->ctx);
+	rc = nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return rc;
+}
+
+static void block_state(struct fixture *f, uint32_t nr, char *buf,
+			size_t len)
+{
+	char path[512];
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/devices/system/memory/memory%u/state",
+		 f->dir, nr);
+	buf[0] = '\0';
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(fp);
+}
+
+static struct mp_segment *seg_of(struct fixture *f, uint32_t id)
+{
+	struct mp_segment *seg = mp_segment_get_by_id(f->ctx, id);
+
+	assert_non_null(seg);
+	return seg;
+}
+
+static void test_not_loaded(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_monitor *mon = NULL;
+
+	setenv("FAKE_CMM_MP_UNLOADED", "1", 1);
+	assert_int_equal(mp_refresh(f->ctx), -ENODEV);
+	assert_int_equal(mp_get_last_error(f->ctx), -ENODEV);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_non_null(strstr(mp_get_last_error_msg(f->ctx), "not loaded"));
+	assert_null(mp_segment_get_first(f->ctx));
+	assert_null(mp_device_get_first(f->ctx));
+	assert_int_equal(mp_monitor_new(f->ctx, &mon), -ENODEV);
+	assert_null(mon);
+	/* Loading the module later is noticed: nothing is cached. */
+	unsetenv("FAKE_CMM_MP_UNLOADED");
+	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_non_null(mp_segment_get_first(f->ctx));
+}
+
+static void test_module_reload(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 1);
+
+	/* Reloaded: a new family id; the context follows it. */
+	setenv("FAKE_CMM_MP_FAMILY", "77", 1);
+	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_int_equal(mp_segment_online(seg, 0), 0);
+	/* Unloaded under the context: "not loaded", not "no segment". */
+	setenv("FAKE_CMM_MP_UNLOADED", "1", 1);
+	assert_int_equal(mp_segment_refresh(seg), -ENODEV);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_int_equal(mp_refresh(f->ctx), -ENODEV);
+	unsetenv("FAKE_CMM_MP_UNLOADED");
+	/* A real -ENOENT (same family id) stays one. */
+	assert_int_equal(mp_segment_refresh(seg), 0);
+	seg = seg_of(f, 3);
+	setenv("FAKE_CMM_MP_SEGS", "2", 1);
+	assert_int_equal(mp_segment_refresh(seg), -ENOENT);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_null(mp_segment_get_by_id(f->ctx, 3));
+}
+
+static void test_list(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_device *dev;
+	struct mp_segment *seg;
+	uint32_t n = 0;
+
+	dev = mp_device_get_first(f->ctx);
+	assert_non_null(dev);
+	assert_int_equal(mp_device_get_id(dev), 0);
+	assert_string_equal(mp_device_get_name(dev), "mp0");
+	assert_true(mp_device_get_chip_id(dev) == 0x525400000000ULL);
+	assert_true(mp_device_get_phys(dev) == 0x70000000ULL);
+	assert_true(mp_device_get_size(dev) == 512ULL << 20);
+	assert_true(mp_device_get_seg_size(dev) == 128ULL << 20);
+	assert_int_equal(mp_device_get_nr_segs(dev), 4);
+	assert_int_equal(mp_device_get_numa_node(dev), 1);
+	assert_true(mp_device_get_block_size(dev) == 128ULL << 20);
+	assert_ptr_equal(mp_device_get_ctx(dev), f->ctx);
+	assert_null(mp_device_get_next(dev));
+
+	mp_segment_foreach(f->ctx, seg) {
+		assert_int_equal(mp_segment_get_id(seg), n);
+		assert_ptr_equal(mp_segment_get_device(seg), dev);
+		assert_int_equal(mp_segment_get_device_id(seg), 0);
+		assert_true(mp_segment_get_phys(seg) ==
+			    0x70000000ULL + n * (128ULL << 20));
+		assert_true(mp_segment_get_nha(seg) == n * (128ULL << 20));
+		assert_true(mp_segment_get_size(seg) == 128ULL << 20);
+		assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+		assert_false(mp_segment_is_online(seg));
+		assert_int_equal(mp_segment_get_mode(seg), MP_SEG_MODE_RAM);
+		assert_int_equal(mp_segment_get_owner(seg), MP_NONE);
+		assert_int_equal(mp_segment_get_numa_node(seg), 1);
+		assert_int_equal(mp_segment_get_memblock_first(seg), 14 + n);
+		assert_int_equal(mp_segment_get_memblock_count(seg), 1);
+		assert_int_equal(mp_segment_get_memblock_online(seg), 0);
+		assert_int_equal(mp_segment_get_memblock_movable(seg), 0);
+		assert_ptr_equal(mp_segment_get_ctx(seg), f->ctx);
+		n++;
+	}
+	assert_int_equal(n, 4);
+
+	assert_ptr_equal(mp_device_get_by_id(f->ctx, 0), dev);
+	assert_null(mp_device_get_by_id(f->ctx, 1));
+	assert_int_equal(mp_get_last_error(f->ctx), -ENOENT);
+	assert_null(mp_segment_get_by_id(f->ctx, 4));
+	assert_int_equal(mp_get_last_error(f->ctx), -ENOENT);
+	assert_string_equal(mp_seg_state_name(MP_SEG_ONLINE_RAM), "online-ram");
+	assert_string_equal(mp_seg_state_name(MP_SEG_BUSY), "busy");
+	assert_string_equal(mp_seg_mode_name(MP_SEG_MODE_RAM), "system-ram");
+}
+
+static void test_two_devices(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_device *dev;
+	struct mp_segment *seg;
+	uint32_t ndev = 0, nseg;
+
+	setenv("FAKE_CMM_MP_DEVS", "2", 1);
+	setenv("FAKE_CMM_MP_SEGS", "3", 1);
+	mp_device_foreach(f->ctx, dev) {
+		nseg = 0;
+		mp_device_segment_foreach(dev, seg) {
+			assert_int_equal(mp_segment_get_device_id(seg), ndev);
+			assert_int_equal(mp_segment_get_id(seg),
+					 ndev * 3 + nseg);
+			assert_int_equal(mp_segment_get_numa_node(seg),
+					 ndev ? -1 : 1);
+			nseg++;
+		}
+		assert_int_equal(nseg, 3);
+		ndev++;
+	}
+	assert_int_equal(ndev, 2);
+	dev = mp_device_get_by_id(f->ctx, 1);
+	assert_non_null(dev);
+	assert_string_equal(mp_device_get_name(dev), "mp1");
+	assert_int_equal(mp_device_get_numa_node(dev), -1);
+	/* A remote segment cannot become System RAM here. */
+	assert_int_equal(mp_segment_online(seg_of(f, 4), 0), -EOPNOTSUPP);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+}
+
+static void test_online_offline(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 1);
+	char buf[64];
+
+	assert_int_equal(mp_segment_online(seg, 0), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_true(mp_segment_is_online(seg));
+	assert_int_equal(mp_segment_get_memblock_online(seg), 1);
+	assert_int_equal(mp_segment_get_memblock_movable(seg), 1);
+	block_state(f, 15, buf, sizeof(buf));
+	assert_string_equal(buf, "online_movable");
+
+	assert_int_equal(mp_segment_online(seg, 0), -EALREADY);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(mp_get_last_error_msg(f->ctx),
+			    "segment is already online");
+
+	/* Another context sees the change. */
+	{
+		struct mp_ctx *other;
+		struct mp_segment *s;
+
+		assert_int_equal(mp_new(&other), 0);
+		s = mp_segment_get_by_id(other, 1);
+		assert_true(s && mp_segment_is_online(s));
+		s = mp_segment_get_by_id(other, 0);
+		assert_true(s && !mp_segment_is_online(s));
+		mp_unref(other);
+	}
+
+	assert_int_equal(mp_segment_offline(seg), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(mp_segment_get_memblock_online(seg), 0);
+	block_state(f, 15, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	assert_int_equal(mp_segment_offline(seg), -EALREADY);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+}
+
+static void test_online_no_movable(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 2);
+	char buf[64];
+
+	assert_int_equal(mp_segment_online(seg, MP_ONLINE_NO_MOVABLE), 0);
+	assert_int_equal(mp_segment_get_memblock_online(seg), 1);
+	assert_int_equal(mp_segment_get_memblock_movable(seg), 0);
+	block_state(f, 16, buf, sizeof(buf));
+	assert_string_equal(buf, "online_kernel");
+	assert_int_equal(mp_segment_online(seg, 0x80), -EINVAL);
+}
+
+static void test_auto_online(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 0);
+	char buf[64];
+
+	/* Blocks the kernel onlined by itself are left as they are. */
+	setenv("FAKE_CMM_MP_AUTOONLINE", "1", 1);
+	assert_int_equal(mp_segment_online(seg, 0), 0);
+	block_state(f, 14, buf, sizeof(buf));
+	assert_string_equal(buf, "online");
+	assert_int_equal(mp_segment_get_memblock_online(seg), 1);
+}
+
+static void test_bad_block_rolls_back(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 1);
+	const char *msg;
+
+	setenv("FAKE_CMM_MP_BADBLOCK", "15", 1);
+	assert_int_equal(mp_segment_online(seg, 0), -ENOSPC);
+	assert_int_equal(mp_get_last_error(f->ctx), -ENOSPC);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_MEMBLOCK);
+	msg = mp_get_last_error_msg(f->ctx);
+	assert_non_null(strstr(msg, "memory block 15 refused online_movable"));
+	assert_non_null(strstr(msg, "put back offline"));
+	/* The rollback really happened, in the kernel's view too. */
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(mp_segment_refresh(seg), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+}
+
+static void test_bad_block_rollback_fails(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 1);
+	const char *msg;
+
+	setenv("FAKE_CMM_MP_BADBLOCK", "15", 1);
+	setenv("FAKE_CMM_MP_FAIL", "offline:1:16:pages pinned", 1);
+	assert_int_equal(mp_segment_online(seg, 0), -ENOSPC);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_MEMBLOCK);
+	msg = mp_get_last_error_msg(f->ctx);
+	assert_non_null(strstr(msg, "memory block 15"));
+	assert_non_null(strstr(msg, "rollback (SEG_OFFLINE) failed too"));
+	assert_non_null(strstr(msg, "pages pinned"));
+	assert_int_equal(mp_segment_refresh(seg), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+}
+
+static void test_kernel_errors(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 2);
+
+	setenv("FAKE_CMM_MP_FAIL", "online:2:16:range claimed by dax0.0", 1);
+	assert_int_equal(mp_segment_online(seg, 0), -EBUSY);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(mp_get_last_error_msg(f->ctx),
+			    "range claimed by dax0.0");
+	/* Without an extended ack message the detail is empty. */
+	setenv("FAKE_CMM_MP_FAIL", "online:2:22", 1);
+	assert_int_equal(mp_segment_online(seg, 0), -EINVAL);
+	assert_string_equal(mp_get_last_error_msg(f->ctx), "");
+	unsetenv("FAKE_CMM_MP_FAIL");
+
+	setenv("FAKE_CMM_MP_NOTROOT", "1", 1);
+	assert_int_equal(mp_segment_online(seg, 0), -EPERM);
+	assert_int_equal(mp_segment_offline(seg), -EPERM);
+	/* Reading needs no privilege. */
+	assert_int_equal(mp_refresh(f->ctx), 0);
+	unsetenv("FAKE_CMM_MP_NOTROOT");
+
+	assert_int_equal(mp_segment_online(seg, 0), 0);
+	setenv("FAKE_CMM_MP_FAIL", "offline:2:16:3 pages could not migrate", 1);
+	assert_int_equal(mp_segment_offline(seg), -EBUSY);
+	assert_string_equal(mp_get_last_error_msg(f->ctx),
+			    "3 pages could not migrate");
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(mp_segment_refresh(seg), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	/* A failing refresh reports its error and keeps the object. */
+	setenv("FAKE_CMM_MP_FAIL", "seg_get:2:5:io", 1);
+	assert_int_equal(mp_segment_refresh(seg), -EIO);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+}
+
+static void test_dump_error(void **state)
+{
+	struct fixture *f = *state;
+
+	setenv("FAKE_CMM_MP_FAIL", "seg_dump:*:5:dump broke", 1);
+	assert_int_equal(mp_refresh(f->ctx), -EIO);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(mp_get_last_error_msg(f->ctx), "dump broke");
+	setenv("FAKE_CMM_MP_FAIL", "dev_dump:*:12", 1);
+	assert_int_equal(mp_refresh(f->ctx), -ENOMEM);
+	/* The socket is still in step: the next request works. */
+	unsetenv("FAKE_CMM_MP_FAIL");
+	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_non_null(mp_segment_get_by_id(f->ctx, 3));
+}
+
+static void test_refresh_keeps_objects(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *s3 = seg_of(f, 3), *s0 = seg_of(f, 0);
+	struct mp_segment *seg;
+	uint32_t n = 0;
+
+	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_ptr_equal(seg_of(f, 3), s3);
+	/* The pool shrinks: segments 2 and 3 disappear from view. */
+	setenv("FAKE_CMM_MP_SEGS", "2", 1);
+	assert_int_equal(mp_refresh(f->ctx), 0);
+	mp_segment_foreach(f->ctx, seg)
+		n++;
+	assert_int_equal(n, 2);
+	assert_null(mp_segment_get_by_id(f->ctx, 3));
+	/* ...but the caller's pointer is still good to read. */
+	assert_int_equal(mp_segment_get_id(s3), 3);
+	assert_ptr_equal(seg_of(f, 0), s0);
+	/* And they come back, at the same address. */
+	setenv("FAKE_CMM_MP_SEGS", "4", 1);
+	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_ptr_equal(seg_of(f, 3), s3);
+	assert_ptr_equal(mp_segment_get_next(seg_of(f, 2)), s3);
+}
+
+static void test_monitor(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_monitor *mon;
+	struct mp_segment *seg = NULL;
+
+	assert_int_equal(mp_monitor_new(f->ctx, &mon), 0);
+	assert_true(mp_monitor_get_fd(mon) >= 0);
+	assert_int_equal(mp_monitor_wait(mon, 0), 0);
+	assert_int_equal(mp_monitor_read(mon, &seg), -EAGAIN);
+
+	assert_int_equal(mp_segment_online(seg_of(f, 3), 0), 0);
+	assert_int_equal(mp_monitor_wait(mon, 1000), 1);
+	assert_int_equal(mp_monitor_read(mon, &seg), 0);
+	assert_ptr_equal(seg, seg_of(f, 3));
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(mp_monitor_read(mon, &seg), -EAGAIN);
+
+	assert_int_equal(mp_segment_offline(seg_of(f, 3)), 0);
+	assert_int_equal(mp_segment_online(seg_of(f, 0), 0), 0);
+	assert_int_equal(mp_monitor_read(mon, &seg), 0);
+	assert_int_equal(mp_segment_get_id(seg), 3);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(mp_monitor_read(mon, &seg), 0);
+	assert_int_equal(mp_segment_get_id(seg), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(mp_monitor_read(mon, &seg), -EAGAIN);
+
+	/* The monitor holds a reference: the context outlives mp_unref. */
+	mp_ref(f->ctx);
+	mp_unref(f->ctx);
+	mp_monitor_free(mon);
+}
+
+static void test_monitor_first(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_monitor *mon;
+	struct mp_segment *seg = NULL;
+	struct mp_ctx *other;
+
+	/* Events before anything was listed still give full segments. */
+	assert_int_equal(mp_monitor_new(f->ctx, &mon), 0);
+	assert_int_equal(mp_new(&other), 0);
+	assert_int_equal(mp_segment_online(mp_segment_get_by_id(other, 1), 0),
+			 0);
+	mp_unref(other);
+	assert_int_equal(mp_monitor_read(mon, &seg), 0);
+	assert_int_equal(mp_segment_get_id(seg), 1);
+	assert_non_null(mp_segment_get_device(seg));
+	mp_monitor_free(mon);
+}
+
+static void test_misc(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_ctx *ctx;
+
+	assert_int_equal(mp_new(NULL), -EINVAL);
+	assert_int_equal(mp_new(&ctx), 0);
+	assert_ptr_equal(mp_ref(ctx), ctx);
+	mp_unref(ctx);
+	mp_unref(ctx);
+	mp_unref(NULL);
+	assert_int_equal(mp_refresh(NULL), -EINVAL);
+	assert_int_equal(mp_segment_online(NULL, 0), -EINVAL);
+	assert_int_equal(mp_segment_offline(NULL), -EINVAL);
+	assert_null(mp_segment_get_first(NULL));
+	assert_null(mp_segment_get_next(NULL));
+	assert_non_null(strstr(mp_strerror(-ENODEV), "not loaded"));
+	assert_string_equal(mp_strerror(-ENOSPC), strerror(ENOSPC));
+	assert_int_equal(mp_get_last_error(f->ctx), 0);
+	assert_string_equal(mp_get_last_error_msg(f->ctx), "");
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_not_loaded),
+		T(test_module_reload),
+		T(test_list),
+		T(test_two_devices),
+		T(test_online_offline),
+		T(test_online_no_movable),
+		T(test_auto_online),
+		T(test_bad_block_rolls_back),
+		T(test_bad_block_rollback_fails),
+		T(test_kernel_errors),
+		T(test_dump_error),
+		T(test_refresh_keeps_objects),
+		T(test_monitor),
+		T(test_monitor_first),
+		T(test_misc),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
