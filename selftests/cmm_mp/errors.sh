@@ -8,7 +8,7 @@
 
 S=/sys/class/cmm_mp/mp0/segments
 BASE=$(printf '%#x' "$MP_POOL_BASE")
-tap_plan 23
+tap_plan 30
 
 # err_is CODE PATTERN CMD...: CMD exits CODE with exactly one stderr line
 # matching PATTERN
@@ -71,3 +71,17 @@ check "rmmod cmm_mp" rmmod cmm_mp
 check "nd_e820 + nd_pmem claim a second legacy-pmem range" "modprobe nd_e820 && modprobe nd_pmem && sleep 1 && ls /dev/pmem0"
 check "cmm_mp on a range the pmem driver holds: refused as claimed" \
 	"dmesg -c >/dev/null; ! insmod /lib/modules/cmm-mp/cmm_mp.ko 'mem=128M!0x60000000' && dmesg | grep -q 'claimed by another driver'"
+
+# A driver that claims part of our range after we loaded makes that
+# segment busy: online fails clearly, and works once the claim is gone.
+# The legacy-pmem kind of range ('!') is used for it.
+check "nd_pmem unloaded; cmm_mp loads on the legacy pmem range" \
+	"rmmod nd_pmem && insmod /lib/modules/cmm-mp/cmm_mp.ko 'mem=128M!0x60000000'"
+check "nd_pmem claims the range below cmm_mp's claim" "modprobe nd_pmem && sleep 1 && grep -q 'namespace0.0' /proc/iomem"
+check "online of the claimed segment: 'range busy', exit 1" err_is 1 "busy" mpctl online 0
+check "the segment stayed offline" "test \"\$(cat $S/seg0/state)\" = offline"
+M0=$(memtotal_kb)
+check "with the claim gone, the legacy pmem segment onlines as System RAM" \
+	"rmmod nd_pmem && mpctl online 0 >/dev/null && test \$((\$(memtotal_kb) - M0)) = 131072"
+check "and offlines" "mpctl offline 0 >/dev/null && test \$(memtotal_kb) = $M0"
+check "rmmod cmm_mp" rmmod cmm_mp
