@@ -17,7 +17,12 @@ WFLAGS	:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 CPPFLAGS_COMMON := -D_GNU_SOURCE -I$(CURDIR)/include/uapi -I$(CURDIR)/kernel/common \
 	   -I$(CURDIR)/libmp
 
-.PHONY: all modules userspace unit check demo lint kernel bench fuzz install clean deps guest-bins
+# `make install` / `make uninstall`: DESTDIR= and PREFIX= (or prefix=, and
+# the other directory variables of Documentation/install.rst) are honoured.
+PREFIX	?= /usr/local
+prefix	?= $(PREFIX)
+
+.PHONY: all modules userspace unit check demo lint kernel bench fuzz install uninstall clean deps guest-bins
 all: modules userspace
 
 deps:
@@ -30,7 +35,7 @@ UNIT_TESTS :=
 USERSPACE :=
 FUZZ_TARGETS :=
 GUEST_BINS :=
-include $(sort $(wildcard libmp/*.mk mpctl/*.mk selftests/*/*.mk bench/*.mk))
+include $(sort $(wildcard kernel/*.mk libmp/*.mk mpctl/*.mk selftests/*/*.mk bench/*.mk))
 
 userspace: $(USERSPACE)
 

@@ -48,6 +48,7 @@ MP_EXPORT void mp_unref(struct mp_ctx *ctx)
 	if (!ctx || --ctx->refcount > 0)
 		return;
 	mp_nl_close(ctx);
+	mp_objvec_free(&ctx->peers, free);
 	mp_objvec_free(&ctx->segs, free);
 	mp_objvec_free(&ctx->devs, free);
 	free(ctx);

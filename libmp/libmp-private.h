@@ -78,6 +78,16 @@ struct mp_objvec {
 	size_t alloc;
 };
 
+/* One CMM_MP_CMD_STATS_GET message: a peer of the backend. */
+struct mp_peer {
+	struct mp_ctx *ctx;
+	uint32_t id;
+	uint8_t mac[6];
+	bool reachable;
+	uint32_t inflight;
+	uint64_t ctr[MP_PEER_NR_COUNTERS];
+};
+
 struct mp_ctx {
 	int refcount;
 	bool loaded;		/* one refresh has succeeded */
@@ -85,6 +95,8 @@ struct mp_ctx {
 	int family;		/* genetlink family id of "cmm_mp" */
 	struct mp_objvec devs;	/* struct mp_device *, sorted by id */
 	struct mp_objvec segs;	/* struct mp_segment *, sorted by id */
+	struct mp_objvec peers;	/* struct mp_peer *, sorted by id (peer.c) */
+	bool peers_loaded;	/* one stats dump has succeeded */
 	int last_err;
 	enum mp_err_origin last_origin;
 	char last_msg[MP_ERRMSG_MAX];
@@ -135,6 +147,9 @@ struct mp_segment *mp_segment_upsert(struct mp_ctx *ctx,
 				     const struct mp_seg_info *info);
 void mp_segment_sweep(struct mp_ctx *ctx);
 uint32_t mp_segment_id_of(const void *obj);
+
+/* peer.c */
+uint32_t mp_peer_id_of(const void *obj);
 
 /* memblock.c */
 const char *mp_sysfs_root(void);

@@ -71,6 +71,7 @@ struct mp_ctx;
 struct mp_device;
 struct mp_segment;
 struct mp_monitor;
+struct mp_peer;
 
 /* ---- context ---------------------------------------------------------- */
 
@@ -566,6 +567,112 @@ int mp_monitor_read(struct mp_monitor *mon, struct mp_segment **seg);
  * Return: 1 when an event may be read, 0 on timeout, or a negative errno.
  */
 int mp_monitor_wait(struct mp_monitor *mon, int timeout_ms);
+
+/* ---- backend peers and their counters (LIBMP_1.1) ------------------------ */
+
+/* Per-peer counters of the backend (Documentation/protocol.rst, Counters). */
+enum mp_peer_counter {
+	MP_PEER_TX,		/* frames sent, retransmissions included */
+	MP_PEER_RX,		/* valid frames received */
+	MP_PEER_RETRANSMITS,	/* requests sent again after a timeout */
+	MP_PEER_DUPLICATES,	/* its requests seen again, not re-executed */
+	MP_PEER_OUT_OF_WINDOW,	/* its requests dropped: old or too far ahead */
+	MP_PEER_STALE,		/* its responses matching no request */
+	MP_PEER_TIMEOUTS,	/* requests to it that failed: ETIMEDOUT */
+	MP_PEER_NAKS,		/* NAKs received from it */
+	MP_PEER_RESYNCS,	/* receive window re-based */
+	MP_PEER_SKIPPED,	/* sequence numbers the window gave up */
+	MP_PEER_FAST_FAILS,	/* requests refused while it was unreachable */
+	MP_PEER_MALFORMED,	/* undecodable frames from its address */
+	MP_PEER_NR_COUNTERS,
+};
+
+/**
+ * mp_stats_refresh() - take a new snapshot of the backend's peers
+ * @ctx: context
+ *
+ * Peer objects of the previous snapshot are freed: pointers to them become
+ * invalid. Without a backend the snapshot is empty.
+ *
+ * Return: 0 or a negative errno (-ENODEV: cmm_mp is not loaded).
+ */
+int mp_stats_refresh(struct mp_ctx *ctx);
+
+/**
+ * mp_peer_get_first() - first peer of the snapshot, by device id
+ * @ctx: context
+ *
+ * Takes a snapshot on first use (mp_stats_refresh()).
+ *
+ * Return: the peer, or NULL (none, or the read failed: see
+ * mp_get_last_error()).
+ */
+struct mp_peer *mp_peer_get_first(struct mp_ctx *ctx);
+
+/**
+ * mp_peer_get_next() - next peer of the snapshot
+ * @peer: current peer
+ *
+ * Return: the next peer by device id, or NULL after the last.
+ */
+struct mp_peer *mp_peer_get_next(struct mp_peer *peer);
+
+/**
+ * mp_peer_get_ctx() - context a peer belongs to
+ * @peer: peer
+ *
+ * Return: the context.
+ */
+struct mp_ctx *mp_peer_get_ctx(struct mp_peer *peer);
+
+/**
+ * mp_peer_get_id() - device id of a peer
+ * @peer: peer
+ *
+ * Return: the id.
+ */
+uint32_t mp_peer_get_id(struct mp_peer *peer);
+
+/**
+ * mp_peer_get_mac() - backend port address of a peer
+ * @peer: peer
+ *
+ * Return: 6 bytes, valid as long as the peer object.
+ */
+const uint8_t *mp_peer_get_mac(struct mp_peer *peer);
+
+/**
+ * mp_peer_is_reachable() - did the peer answer since its last timeout?
+ * @peer: peer
+ *
+ * Return: false while requests to it fail fast.
+ */
+bool mp_peer_is_reachable(struct mp_peer *peer);
+
+/**
+ * mp_peer_get_inflight() - requests to the peer awaiting a response
+ * @peer: peer
+ *
+ * Return: the count at the time of the snapshot.
+ */
+uint32_t mp_peer_get_inflight(struct mp_peer *peer);
+
+/**
+ * mp_peer_get_counter() - one counter of a peer
+ * @peer: peer
+ * @c: which
+ *
+ * Return: its value at the time of the snapshot; 0 for an unknown @c.
+ */
+uint64_t mp_peer_get_counter(struct mp_peer *peer, enum mp_peer_counter c);
+
+/**
+ * mp_peer_counter_name() - name of a counter, as mpctl stats prints it
+ * @c: which
+ *
+ * Return: a static string ("tx", "retransmits", ...), NULL for an unknown @c.
+ */
+const char *mp_peer_counter_name(enum mp_peer_counter c);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
 
 LIBMP_VERSION	:= 1.0.0
 LIBMP_SRCS	:= $(addprefix libmp/,ctx.c nl.c device.c segment.c \
-		   memblock.c monitor.c)
+		   memblock.c monitor.c peer.c)
 LIBMP_OBJS	:= $(patsubst libmp/%.c,$(B)/libmp/%.o,$(LIBMP_SRCS))
 LIBMP_SO	:= $(B)/libmp/libmp.so.1
 
@@ -50,4 +50,17 @@ install-libmp: $(LIBMP_SO) $(B)/libmp/libmp.pc
 	install -m 0755 $(LIBMP_SO) $(DESTDIR)$(libdir)/libmp.so.1
 	ln -sfn libmp.so.1 $(DESTDIR)$(libdir)/libmp.so
 	install -m 0644 libmp/libmp.h $(DESTDIR)$(includedir)/libmp.h
+	install -d $(DESTDIR)$(includedir)/cmm-mp/linux
+	install -m 0644 include/uapi/linux/cmm_mp.h $(DESTDIR)$(includedir)/cmm-mp/linux/cmm_mp.h
 	install -m 0644 $(B)/libmp/libmp.pc $(DESTDIR)$(libdir)/pkgconfig/libmp.pc
+	$(if $(DESTDIR),,-ldconfig)
+
+.PHONY: uninstall-libmp
+uninstall: uninstall-libmp
+uninstall-libmp:
+	rm -f $(DESTDIR)$(libdir)/libmp.so.1 $(DESTDIR)$(libdir)/libmp.so \
+		$(DESTDIR)$(includedir)/libmp.h \
+		$(DESTDIR)$(includedir)/cmm-mp/linux/cmm_mp.h \
+		$(DESTDIR)$(libdir)/pkgconfig/libmp.pc
+	-rmdir -p $(DESTDIR)$(includedir)/cmm-mp/linux 2>/dev/null
+	$(if $(DESTDIR),,-ldconfig)

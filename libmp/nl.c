@@ -56,6 +56,10 @@ static struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_MEMBLK_COUNT]	= { .type = NLA_U32 },
 	[CMM_MP_A_MEMBLK_ONLINE] = { .type = NLA_U32 },
 	[CMM_MP_A_MEMBLK_MOVABLE] = { .type = NLA_U32 },
+	[CMM_MP_A_PEER_ID]	= { .type = NLA_U32 },
+	[CMM_MP_A_PEER_REACHABLE] = { .type = NLA_U32 },
+	[CMM_MP_A_PEER_INFLIGHT] = { .type = NLA_U32 },
+	[CMM_MP_A_STATS_TX ... CMM_MP_A_STATS_MALFORMED] = { .type = NLA_U64 },
 };
 
 /**

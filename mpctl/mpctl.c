@@ -2,7 +2,9 @@
 /*
  * mpctl: command-line control of the cmm_mp memory pool, daxctl style.
  *
- *	mpctl list | online | offline | monitor [OPTIONS]
+ *	mpctl list | online | offline | monitor | stats [OPTIONS]
+ *	mpctl apply-config | check-config [OPTIONS]
+ *	mpctl help [COMMAND]
  *
  * Results go to stdout as JSON. Every failure prints exactly one line,
  * "mpctl: <command>: <what>: <reason>", on stderr and exits non-zero
@@ -34,6 +36,11 @@ static const struct mpctl_cmd mpctl_cmds[] = {
 	{ "online", cmd_online, "online segments as System RAM" },
 	{ "offline", cmd_offline, "offline segments" },
 	{ "monitor", cmd_monitor, "print segment state changes as they happen" },
+	{ "stats", cmd_stats, "transport counters of every peer device" },
+	{ "apply-config", cmd_apply_config,
+	  "load cmm_mp and online segments as the config file says" },
+	{ "check-config", cmd_check_config,
+	  "compare the running pool with the config file" },
 };
 
 static void mpctl_usage(FILE *f)
@@ -43,9 +50,10 @@ static void mpctl_usage(FILE *f)
 	fprintf(f, "usage: mpctl [--version] [--help] COMMAND [ARGS]\n\n"
 		"commands:\n");
 	for (i = 0; i < ARRAY_SIZE(mpctl_cmds); i++)
-		fprintf(f, "  %-10s %s\n", mpctl_cmds[i].name,
+		fprintf(f, "  %-13s %s\n", mpctl_cmds[i].name,
 			mpctl_cmds[i].summary);
-	fprintf(f, "\nSee 'mpctl COMMAND --help' for the options of a command.\n");
+	fprintf(f, "\nSee 'mpctl help COMMAND' (or 'mpctl COMMAND --help') for the options\n"
+		"of a command, and 'man mpctl-COMMAND' for its manual.\n");
 }
 
 static void vline(const char *cmd, const char *what, const char *fmt,
@@ -183,7 +191,9 @@ int mpctl_getopt_error(const char *cmd, int c, char **argv)
 int main(int argc, char **argv)
 {
 	const struct mpctl_cmd *cmd = NULL;
+	char *hargv[4];
 	struct mp_ctx *ctx;
+	bool help;
 	size_t i;
 	int rc;
 
@@ -194,13 +204,29 @@ int main(int argc, char **argv)
 		return MPCTL_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		mpctl_usage(stdout);
 		return MPCTL_EXIT_OK;
 	}
+	help = !strcmp(argv[1], "help");
+	if (help && argc > 3)
+		return mpctl_usage_error("mpctl", "help: unexpected argument '%s'",
+					 argv[3]);
 	for (i = 0; i < ARRAY_SIZE(mpctl_cmds); i++)
-		if (!strcmp(argv[1], mpctl_cmds[i].name))
+		if (!strcmp(argv[help ? 2 : 1], mpctl_cmds[i].name))
 			cmd = &mpctl_cmds[i];
+	if (help) {
+		/* "mpctl help CMD" is "mpctl CMD --help" */
+		if (!cmd)
+			return mpctl_usage_error("mpctl", "unknown command '%s'",
+						 argv[2]);
+		hargv[0] = argv[0];
+		hargv[1] = (char *)cmd->name;
+		hargv[2] = "--help";
+		hargv[3] = NULL;
+		argv = hargv;
+		argc = 3;
+	}
 	if (!cmd) {
 		if (argv[1][0] == '-')
 			return mpctl_usage_error("mpctl", "unknown option '%s'",

@@ -43,5 +43,8 @@ int cmd_list(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_online(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_offline(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_stats(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_apply_config(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_check_config(struct mp_ctx *ctx, int argc, char **argv);
 
 #endif /* _MPCTL_H */

@@ -2,7 +2,7 @@
 # build tree through its rpath ($ORIGIN/../libmp).
 
 MPCTL_SRCS	:= $(addprefix mpctl/,mpctl.c args.c json.c list.c online.c \
-		   monitor.c)
+		   monitor.c config.c config_cmd.c stats.c)
 MPCTL_OBJS	:= $(patsubst mpctl/%.c,$(B)/mpctl/%.o,$(MPCTL_SRCS))
 
 USERSPACE	+= $(B)/mpctl/mpctl
@@ -15,12 +15,26 @@ $(MPCTL_OBJS): $(B)/mpctl/%.o: mpctl/%.c
 
 -include $(MPCTL_OBJS:.o=.d)
 
-$(B)/mpctl/mpctl: $(MPCTL_OBJS) $(B)/libmp/libmp.so
-	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) -L$(B)/libmp -lmp $(JSONC_LIBS) \
+# The memmap= grammar of the config file's mem= is the kernel's own.
+$(B)/mpctl/mp_seg.o: kernel/common/mp_seg.c kernel/common/mp_seg.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -c -o $@ $<
+
+$(B)/mpctl/mpctl: $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o $(B)/libmp/libmp.so
+	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o -L$(B)/libmp -lmp $(JSONC_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../libmp'
 
-.PHONY: install-mpctl
+# The installed mpctl finds libmp in libdir like any program: linked again
+# without the build-tree rpath.
+$(B)/mpctl/mpctl.install: $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o $(B)/libmp/libmp.so
+	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o -L$(B)/libmp -lmp $(JSONC_LIBS)
+
+.PHONY: install-mpctl uninstall-mpctl
 install: install-mpctl
-install-mpctl: $(B)/mpctl/mpctl
+install-mpctl: $(B)/mpctl/mpctl.install
 	install -d $(DESTDIR)$(bindir)
-	install -m 0755 $(B)/mpctl/mpctl $(DESTDIR)$(bindir)/mpctl
+	install -m 0755 $(B)/mpctl/mpctl.install $(DESTDIR)$(bindir)/mpctl
+
+uninstall: uninstall-mpctl
+uninstall-mpctl:
+	rm -f $(DESTDIR)$(bindir)/mpctl

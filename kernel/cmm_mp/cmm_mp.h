@@ -8,6 +8,7 @@
 #include <linux/kobject.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <net/netlink.h>
 #include <linux/cmm_mp.h>
@@ -55,6 +56,9 @@ struct mp_seg {
  * @nid: NUMA node of the DRAM
  * @res: claim of the whole DRAM range, a parent for the segment claims
  * @lock: serializes segment state changes
+ * @va: the DRAM mapped write-back, for serving remote requests (backend.c)
+ * @mem_lock: makes each remote access atomic; segments enter
+ *	CMM_MP_SEG_BUSY under it
  * @segs: @geo.nr_segs segments
  * @mtype: memory tier type of @nid (slower than DRAM, as dax_kmem)
  * @device: class device in /sys/class/cmm_mp
@@ -69,6 +73,8 @@ struct mp_dev {
 	int nid;
 	struct resource *res;
 	struct mutex lock;	/* serializes segment state changes */
+	void *va;
+	spinlock_t mem_lock;	/* one remote access at a time */
 	struct mp_seg *segs;
 	struct memory_dev_type *mtype;
 	struct device *device;

@@ -5,6 +5,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
+#include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/memory.h>
 #include <linux/memory-tiers.h>
@@ -121,6 +122,7 @@ struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id)
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&d->lock);
+	spin_lock_init(&d->mem_lock);
 	strscpy(d->name, "mp0", sizeof(d->name));
 	d->chip_id = chip_id ? chip_id : get_random_u64();
 
@@ -144,11 +146,19 @@ struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id)
 	/* not busy: segment claims and hot-added memory nest below it */
 	d->res->flags &= ~IORESOURCE_BUSY;
 
+	/* remote devices' requests are served from this mapping (backend.c) */
+	d->va = memremap(r.base, r.size, MEMREMAP_WB);
+	if (!d->va) {
+		pr_err("mem=%s: cannot map the range\n", mem);
+		ret = -ENOMEM;
+		goto err_release;
+	}
+
 	d->nid = mp_node_of(r.base);
 	d->segs = kcalloc(d->geo.nr_segs, sizeof(*d->segs), GFP_KERNEL);
 	if (!d->segs) {
 		ret = -ENOMEM;
-		goto err_release;
+		goto err_unmap;
 	}
 	mp_segs_init(d);
 
@@ -173,6 +183,8 @@ err_mtype:
 	destroy_memory_type(d->mtype);
 err_segs:
 	kfree(d->segs);
+err_unmap:
+	memunmap(d->va);
 err_release:
 	release_resource(d->res);
 	kfree(d->res);
@@ -189,6 +201,7 @@ void mp_dev_destroy(struct mp_dev *d)
 	clear_node_memory_type(d->nid, d->mtype);
 	destroy_memory_type(d->mtype);
 	kfree(d->segs);
+	memunmap(d->va);
 	release_resource(d->res);
 	kfree(d->res);
 	kfree(d);

@@ -8,6 +8,7 @@
 #include <net/genetlink.h>
 
 #include "cmm_mp.h"
+#include "backend.h"
 
 /*
  * Only ids and the mode are ever read from userspace; everything else is
@@ -34,6 +35,7 @@ static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_MEMBLK_COUNT]	= { .type = NLA_REJECT },
 	[CMM_MP_A_MEMBLK_ONLINE] = { .type = NLA_REJECT },
 	[CMM_MP_A_MEMBLK_MOVABLE] = { .type = NLA_REJECT },
+	[CMM_MP_A_BACKEND ... CMM_MP_A_STATS_MALFORMED] = { .type = NLA_REJECT },
 };
 
 static struct genl_family mp_nl_family;
@@ -254,6 +256,65 @@ static int mp_nl_seg_offline_doit(struct sk_buff *skb, struct genl_info *info)
 	return mp_nl_seg_change(info, false);
 }
 
+static int mp_nl_fill_peer(struct sk_buff *skb, const struct mp_backend_peer *p,
+			   u32 portid, u32 seq)
+{
+	static const struct {
+		int attr;
+		size_t off;
+	} ctr[] = {
+#define MP_CTR(a, f) { CMM_MP_A_STATS_##a, offsetof(struct mp_peer_stats, f) }
+		MP_CTR(TX, tx), MP_CTR(RX, rx),
+		MP_CTR(RETRANSMITS, retransmits), MP_CTR(DUPLICATES, duplicates),
+		MP_CTR(OUT_OF_WINDOW, out_of_window),
+		MP_CTR(STALE, stale_responses), MP_CTR(TIMEOUTS, timeouts),
+		MP_CTR(NAKS, naks), MP_CTR(RESYNCS, resyncs),
+		MP_CTR(SKIPPED, skipped), MP_CTR(FAST_FAILS, fast_fails),
+		MP_CTR(MALFORMED, malformed),
+#undef MP_CTR
+	};
+	const u8 *base = (const u8 *)&p->st;
+	unsigned int i;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, NLM_F_MULTI,
+			  CMM_MP_CMD_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, CMM_MP_A_PEER_ID, p->id) ||
+	    nla_put(skb, CMM_MP_A_PEER_MAC, ETH_ALEN, p->mac) ||
+	    nla_put_u32(skb, CMM_MP_A_PEER_REACHABLE, p->reachable) ||
+	    nla_put_u32(skb, CMM_MP_A_PEER_INFLIGHT, p->inflight))
+		goto cancel;
+	for (i = 0; i < ARRAY_SIZE(ctr); i++)
+		if (nla_put_u64_64bit(skb, ctr[i].attr,
+				      *(const u64 *)(base + ctr[i].off),
+				      CMM_MP_A_PAD))
+			goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* One message per peer the backend knows; none without a backend. */
+static int mp_nl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct mp_backend_peer p;
+	unsigned long i;
+
+	for (i = cb->args[0];; i++) {
+		if (mp_backend_peer_stats(i, &p))
+			break;
+		if (mp_nl_fill_peer(skb, &p, NETLINK_CB(cb->skb).portid,
+				    cb->nlh->nlmsg_seq))
+			break;
+	}
+	cb->args[0] = i;
+	return skb->len;
+}
+
 /**
  * mp_nl_seg_event() - tell listeners of the events group a segment changed
  * @s: the segment
@@ -298,6 +359,10 @@ static const struct genl_small_ops mp_nl_ops[] = {
 		.cmd = CMM_MP_CMD_SEG_OFFLINE,
 		.doit = mp_nl_seg_offline_doit,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = CMM_MP_CMD_STATS_GET,
+		.dumpit = mp_nl_stats_dumpit,
 	},
 };
 

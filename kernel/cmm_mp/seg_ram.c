@@ -84,7 +84,10 @@ int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
 	/* online memory pins the module: unloading must never leave it behind */
 	if (!try_module_get(THIS_MODULE))
 		return -ENODEV;
+	/* under mem_lock: no remote access is copying into it from now on */
+	spin_lock_bh(&d->mem_lock);
 	WRITE_ONCE(s->state, CMM_MP_SEG_BUSY);
+	spin_unlock_bh(&d->mem_lock);
 
 	res = request_mem_region(s->phys, s->size, s->res_name);
 	if (!res) {

@@ -31,6 +31,7 @@ enum cmm_mp_cmd {
 	CMM_MP_CMD_SEG_ONLINE,	/* CMM_MP_A_SEG_ID [, CMM_MP_A_SEG_MODE] */
 	CMM_MP_CMD_SEG_OFFLINE,	/* CMM_MP_A_SEG_ID */
 	CMM_MP_CMD_SEG_EVENT,	/* multicast: a segment changed state */
+	CMM_MP_CMD_STATS_GET,	/* dump: one message per peer of the backend */
 	__CMM_MP_CMD_MAX,
 };
 
@@ -60,6 +61,24 @@ enum cmm_mp_attr {
 	CMM_MP_A_MEMBLK_COUNT,	/* u32: number of memory blocks */
 	CMM_MP_A_MEMBLK_ONLINE,	/* u32: how many of those are online now */
 	CMM_MP_A_MEMBLK_MOVABLE,/* u32: how many of those are in ZONE_MOVABLE */
+	/* backend peers (CMM_MP_CMD_STATS_GET); counters are u64 */
+	CMM_MP_A_BACKEND,	/* string: backend name ("mp_eth") */
+	CMM_MP_A_PEER_ID,	/* u32: device id of the peer */
+	CMM_MP_A_PEER_MAC,	/* binary, 6 bytes: its backend port address */
+	CMM_MP_A_PEER_REACHABLE,/* u32: 0 after a timeout until it answers */
+	CMM_MP_A_PEER_INFLIGHT,	/* u32: requests to it awaiting a response */
+	CMM_MP_A_STATS_TX,	/* frames sent to the peer, retransmits included */
+	CMM_MP_A_STATS_RX,	/* valid frames received from it */
+	CMM_MP_A_STATS_RETRANSMITS,	/* requests sent again after a timeout */
+	CMM_MP_A_STATS_DUPLICATES,	/* its requests seen again (not re-executed) */
+	CMM_MP_A_STATS_OUT_OF_WINDOW,	/* its requests dropped as old or too far ahead */
+	CMM_MP_A_STATS_STALE,	/* its responses that matched no request in flight */
+	CMM_MP_A_STATS_TIMEOUTS,	/* requests to it failed with ETIMEDOUT */
+	CMM_MP_A_STATS_NAKS,	/* NAKs received from it */
+	CMM_MP_A_STATS_RESYNCS,	/* receive window re-based */
+	CMM_MP_A_STATS_SKIPPED,	/* sequence numbers given up by the window */
+	CMM_MP_A_STATS_FAST_FAILS,	/* requests refused: peer unreachable */
+	CMM_MP_A_STATS_MALFORMED,	/* undecodable frames from its address */
 	__CMM_MP_A_MAX,
 };
 

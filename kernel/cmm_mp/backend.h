@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmm_mp: backends that carry a pool device's remote accesses.
+ *
+ * A backend (the mp_eth software transport today, CXL hardware later)
+ * registers a struct mp_backend_ops with the pool device. The pool device
+ * calls it for accesses to other devices' DRAM and for its counters; the
+ * backend serves other devices' requests from the local DRAM through
+ * mp_local_read() and mp_local_write(), which refuse ranges that this host
+ * uses as System RAM and apply each call atomically.
+ */
+#ifndef _CMM_MP_BACKEND_H
+#define _CMM_MP_BACKEND_H
+
+#include <linux/if_ether.h>
+#include <linux/types.h>
+
+#include "mp_stats.h"
+
+struct module;
+
+/**
+ * struct mp_backend_peer - what a backend knows about one remote device
+ * @id: device id of the peer
+ * @mac: its backend port address (zero when the backend has none)
+ * @reachable: false after a request to it timed out, until it answers
+ * @inflight: requests to it that await a response
+ * @st: counters (Documentation/protocol.rst, "Counters")
+ */
+struct mp_backend_peer {
+	u32 id;
+	u8 mac[ETH_ALEN];
+	bool reachable;
+	u32 inflight;
+	struct mp_peer_stats st;
+};
+
+/**
+ * struct mp_backend_ops - a transport for remote pool memory
+ * @name: short name ("mp_eth")
+ * @owner: module implementing the ops
+ * @read: copy @len bytes at @offset of device @dst's DRAM into @buf;
+ *	sleeps; 0 or -errno (-ETIMEDOUT, -EHOSTUNREACH, a NAK's errno)
+ * @write: copy @len bytes from @buf to @offset of device @dst's DRAM
+ * @peer_stats: fill @p for the @idx-th known peer (0, 1, ...);
+ *	-ENOENT past the last one
+ */
+struct mp_backend_ops {
+	const char *name;
+	struct module *owner;
+	int (*read)(void *priv, u16 dst, u64 offset, void *buf, u32 len);
+	int (*write)(void *priv, u16 dst, u64 offset, const void *buf,
+		     u32 len);
+	int (*peer_stats)(void *priv, unsigned int idx,
+			  struct mp_backend_peer *p);
+};
+
+int mp_backend_register(const struct mp_backend_ops *ops, void *priv);
+void mp_backend_unregister(const struct mp_backend_ops *ops);
+
+/* Callers inside cmm_mp: -ENODEV when no backend is registered. */
+int mp_backend_read(u16 dst, u64 offset, void *buf, u32 len);
+int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len);
+int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
+
+/* The local DRAM, for a backend serving remote requests. */
+u64 mp_local_size(void);
+int mp_local_read(u64 offset, void *buf, u32 len);
+int mp_local_write(u64 offset, const void *buf, u32 len);
+
+#endif /* _CMM_MP_BACKEND_H */

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mp_eth: internal interfaces of the raw-Ethernet transport.
+ *
+ * Locking (nothing in kernel/common locks or allocates):
+ *  - rift_lock: the RIFT, every struct mpe_xfer's counters, the requester
+ *    counters (mpe_peer.rq) and the retransmission timer;
+ *  - mpe_peer.lock: that peer's receive window and responder counters;
+ *  - the pool device's mem_lock (cmm_mp) around each memcpy of a frame.
+ * rift_lock and the peer locks are never held together. They are taken
+ * with _bh from process context; receive and the timer run in softirq.
+ */
+#ifndef _MP_ETH_H
+#define _MP_ETH_H
+
+#include <linux/hrtimer.h>
+#include <linux/if_ether.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include "mp_frame.h"
+#include "mp_rift.h"
+#include "mp_stats.h"
+#include "mp_window.h"
+
+#define MPE_MAX_DEVS	16
+
+/**
+ * struct mpe_config - who we are and how to reach the others
+ * @netdev: backend port
+ * @devid: this device's id (its rank in the pool)
+ * @nr_devs: entries in @mac, ours included
+ * @mac: MAC table indexed by device id
+ * @etype_data: EtherType of requests and responses
+ * @etype_ctrl: EtherType of discovery and membership
+ * @gen: pool membership generation
+ * @start_sn: first sequence number towards every peer
+ * @mtu: L2 payload limit (0: the port's MTU)
+ * @entries: RIFT size
+ * @rift: timeouts and retries
+ * @gap_timeout: responder hole timeout, above mp_rift_fail_time()
+ * @poll_ns: a one-frame transfer busy-polls this long before sleeping
+ *
+ * Filled from module parameters today; discovery fills it later.
+ */
+struct mpe_config {
+	char netdev[IFNAMSIZ];
+	u16 devid;
+	u16 nr_devs;
+	u8 mac[MPE_MAX_DEVS][ETH_ALEN];
+	u16 etype_data;
+	u16 etype_ctrl;
+	u32 gen;
+	u16 start_sn;
+	u32 mtu;
+	u32 entries;
+	struct mp_rift_params rift;
+	u64 gap_timeout;
+	u64 poll_ns;
+};
+
+struct mpe_peer {
+	spinlock_t lock;		/* win, rs */
+	struct mp_window win;
+	u64 win_skipped;		/* win.skipped already counted */
+	struct mp_peer_stats rs;	/* responder side */
+	struct mp_peer_stats rq;	/* requester side, under rift_lock */
+};
+
+struct mpe {
+	struct mpe_config cfg;
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+	struct packet_type pt_data;
+	struct packet_type pt_ctrl;
+	struct notifier_block nb;
+	u32 max_payload;		/* READ_ONCE: the MTU may change */
+
+	spinlock_t rift_lock;		/* RIFT, xfers, rq counters, timer */
+	struct mp_rift rift;
+	struct mp_rift_entry *ent;
+	struct mp_rift_peer *rpeer;
+	struct hrtimer timer;
+	u64 credit;			/* bumped by every finished request */
+	wait_queue_head_t wq;		/* waits for credit / completions */
+
+	atomic64_t dropped;		/* frames that match no peer */
+	struct mpe_peer peer[MPE_MAX_DEVS];
+};
+
+/*
+ * One transfer of the caller: the context of its RIFT entries. Fields
+ * below op..buf are written under rift_lock.
+ */
+struct mpe_xfer {
+	u8 op;				/* MP_ETH_OP_READ_REQ / WRITE_REQ */
+	u16 dst;
+	u64 offset;
+	u32 len;
+	u8 *buf;
+	u32 outstanding;		/* frames in flight */
+	int error;			/* first error */
+};
+
+/* main.c */
+u32 mpe_max_payload(struct mpe *m);
+
+/* tx.c */
+struct sk_buff *mpe_frame_alloc(struct mpe *m, u32 payload, gfp_t gfp);
+u8 *mpe_frame_payload(struct sk_buff *skb);
+int mpe_frame_send(struct mpe *m, struct sk_buff *skb,
+		   const struct mp_frame *f);
+
+/* rx.c */
+int mpe_rx_start(struct mpe *m);
+void mpe_rx_stop(struct mpe *m);
+
+/* requester.c */
+int mpe_requester_init(struct mpe *m);
+void mpe_requester_exit(struct mpe *m);
+int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len);
+void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
+		     const struct mp_frame *f);
+
+/* responder.c */
+void mpe_responder_init(struct mpe *m);
+void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
+		    const struct mp_frame *f);
+
+/* stats.c */
+void mpe_peer_stats(struct mpe *m, u16 id, struct mp_peer_stats *st,
+		    u32 *inflight, bool *reachable);
+u32 mpe_inflight(struct mpe *m);
+
+/* testdev.c */
+int mpe_testdev_init(struct mpe *m);
+void mpe_testdev_exit(void);
+
+#endif /* _MP_ETH_H */

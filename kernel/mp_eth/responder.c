@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mp_eth: the responder - one receive window per requesting device.
+ *
+ * A request is executed only on the verdicts NEW and RESYNC, under the
+ * peer's window lock, and its status goes into the window's response cache
+ * (mp_window_complete()). A copy of a request that was executed before
+ * (DUP) is answered again from the cached status: a write is never applied
+ * twice; a read is read again (idempotent). BUSY, OLD and BEYOND are
+ * dropped. The memcpy of each frame runs under the pool device's mem_lock
+ * (mp_local_read()/mp_local_write()), so it is atomic.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+
+#include "mp_eth.h"
+#include "../cmm_mp/backend.h"
+
+/*
+ * Execute request @f if @execute (else keep *status, the cached one) and
+ * return the frame for its response (payload filled for a read), or NULL
+ * without memory. A write is applied even then: its retransmission is
+ * answered from the cache. A read that found no memory has no effect.
+ */
+static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
+				const struct mp_frame *f, bool execute,
+				int *status)
+{
+	struct sk_buff *skb;
+
+	if (f->op == MP_ETH_OP_WRITE_REQ) {
+		if (execute)
+			*status = mp_local_write(f->offset,
+						 req->data + MP_ETH_HDR_LEN,
+						 f->len);
+		return mpe_frame_alloc(m, 0, GFP_ATOMIC);
+	}
+	skb = mpe_frame_alloc(m, f->len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	if (execute)
+		*status = mp_local_read(f->offset, mpe_frame_payload(skb),
+					f->len);
+	if (*status)
+		skb_trim(skb, MP_ETH_HDR_LEN);
+	return skb;
+}
+
+/**
+ * mpe_rx_request() - a request from peer @f->src arrived
+ * @m: the transport
+ * @skb: linear, data at the transport header
+ * @f: its decoded, validated header (src/dst/gen checked by the caller)
+ */
+void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
+		    const struct mp_frame *f)
+{
+	struct mpe_peer *p = &m->peer[f->src];
+	int ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
+	struct sk_buff *out = NULL;
+	enum mp_window_verdict v;
+	struct mp_frame r;
+	int status = 0;
+
+	spin_lock(&p->lock);
+	p->rs.rx++;
+	v = mp_window_check(&p->win, f->sn, ack, ktime_get_ns(), &status);
+	p->rs.skipped += p->win.skipped - p->win_skipped;
+	p->win_skipped = p->win.skipped;
+	switch (v) {
+	case MP_WIN_RESYNC:
+		p->rs.resyncs++;
+		fallthrough;
+	case MP_WIN_NEW:
+		out = mpe_exec(m, skb, f, true, &status);
+		/* -ENOENT: the slot was reused meanwhile; send it uncached */
+		mp_window_complete(&p->win, f->sn, status);
+		break;
+	case MP_WIN_DUP:
+		p->rs.duplicates++;
+		/* a read is read again; a write is answered from the cache */
+		out = mpe_exec(m, skb, f,
+			       f->op == MP_ETH_OP_READ_REQ && !status, &status);
+		break;
+	case MP_WIN_BUSY:
+		p->rs.duplicates++;
+		break;
+	default:
+		p->rs.out_of_window++;
+		break;
+	}
+	if (out && mp_frame_reply(f, status, &r)) {
+		kfree_skb(out);
+		out = NULL;
+	}
+	if (out)
+		p->rs.tx++;
+	spin_unlock(&p->lock);
+
+	if (out)
+		mpe_frame_send(m, out, &r);
+}
+
+void mpe_responder_init(struct mpe *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MPE_MAX_DEVS; i++) {
+		struct mpe_peer *p = &m->peer[i];
+
+		spin_lock_init(&p->lock);
+		mp_window_init(&p->win, 0);
+		mp_window_reset(&p->win);
+		p->win.gap_timeout = m->cfg.gap_timeout;
+	}
+}

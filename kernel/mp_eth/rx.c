@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mp_eth: receive - packet_type handlers for the data and control
+ * EtherTypes, validation, dispatch to the requester or the responder.
+ *
+ * Everything off the wire is untrusted. A frame reaches a window or the
+ * RIFT only if it was sent to us (not PACKET_OTHERHOST), decodes
+ * (mp_frame_decode() on a linear skb), carries an opcode of its EtherType,
+ * names us as dst and a known peer as src, comes from that peer's MAC and
+ * is of our generation. Everything else is dropped and counted: per peer
+ * as malformed when its MAC is known, else in m->dropped. Nothing here
+ * warns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+
+#include "mp_eth.h"
+#include "mp_eth_trace.h"
+
+static int mpe_peer_by_mac(struct mpe *m, const u8 *mac)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->cfg.nr_devs; i++)
+		if (i != m->cfg.devid && ether_addr_equal(mac, m->cfg.mac[i]))
+			return i;
+	return -1;
+}
+
+static void mpe_malformed(struct mpe *m, int peer)
+{
+	struct mpe_peer *p;
+
+	if (peer < 0) {
+		atomic64_inc(&m->dropped);
+		return;
+	}
+	p = &m->peer[peer];
+	spin_lock(&p->lock);
+	p->rs.malformed++;
+	spin_unlock(&p->lock);
+}
+
+static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
+		   struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct mpe *m = pt->af_packet_priv;
+	bool ctrl = pt == &m->pt_ctrl;
+	struct mp_frame f;
+	int peer;
+
+	if (skb->pkt_type == PACKET_OTHERHOST ||
+	    skb->pkt_type == PACKET_LOOPBACK)
+		goto drop;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	if (skb_linearize(skb))
+		goto drop;
+
+	peer = mpe_peer_by_mac(m, eth_hdr(skb)->h_source);
+	if (mp_frame_decode(skb->data, skb->len, mpe_max_payload(m), &f) ||
+	    ctrl != mp_frame_op_is_control(f.op)) {
+		mpe_malformed(m, peer);
+		goto drop;
+	}
+	/* Discovery and membership are handled by a later version. */
+	if (ctrl)
+		goto drop;
+	if (peer < 0 || f.src != peer || f.dst != m->cfg.devid ||
+	    f.gen != m->cfg.gen) {
+		mpe_malformed(m, peer);
+		goto drop;
+	}
+	trace_mp_eth_recv(&f);
+	if (mp_frame_op_is_request(f.op))
+		mpe_rx_request(m, skb, &f);
+	else
+		mpe_rx_response(m, skb, &f);
+	consume_skb(skb);
+	return NET_RX_SUCCESS;
+
+drop:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+int mpe_rx_start(struct mpe *m)
+{
+	m->pt_data.type = htons(m->cfg.etype_data);
+	m->pt_data.dev = m->ndev;
+	m->pt_data.func = mpe_rcv;
+	m->pt_data.af_packet_priv = m;
+	m->pt_ctrl = m->pt_data;
+	m->pt_ctrl.type = htons(m->cfg.etype_ctrl);
+	dev_add_pack(&m->pt_data);
+	dev_add_pack(&m->pt_ctrl);
+	return 0;
+}
+
+/* Returns once no handler runs any more (synchronize_net()). */
+void mpe_rx_stop(struct mpe *m)
+{
+	__dev_remove_pack(&m->pt_ctrl);
+	dev_remove_pack(&m->pt_data);
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mp_eth: the test device /dev/mp_eth (include/uapi/linux/mp_eth_test.h).
+ *
+ * Moves bytes between a test program and any device's DRAM through the
+ * transport, exactly as the pool device does, and reports the transport's
+ * state. CAP_SYS_ADMIN only: it reaches every byte of every pool device.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
+#include <linux/mp_eth_test.h>
+
+#include "mp_eth.h"
+#include "../cmm_mp/backend.h"
+
+static struct mpe *mpe_test_m;
+
+static long mpe_ioc_xfer(struct mpe *m, void __user *arg)
+{
+	struct mpe_test_xfer x;
+	void __user *ubuf;
+	u64 t0;
+	void *buf;
+	int ret;
+
+	if (copy_from_user(&x, arg, sizeof(x)))
+		return -EFAULT;
+	if ((x.op != MPE_TEST_READ && x.op != MPE_TEST_WRITE) ||
+	    !x.len || x.len > MPE_TEST_MAX_XFER || x.dst > U16_MAX)
+		return -EINVAL;
+	ubuf = u64_to_user_ptr(x.buf);
+	buf = kvmalloc(x.len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (x.op == MPE_TEST_WRITE && copy_from_user(buf, ubuf, x.len)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	t0 = ktime_get_ns();
+	ret = mpe_xfer(m, x.op == MPE_TEST_READ ? MP_ETH_OP_READ_REQ :
+		       MP_ETH_OP_WRITE_REQ, x.dst, x.offset, buf, x.len);
+	x.ns = ktime_get_ns() - t0;
+	if (ret)
+		goto out;
+	if (x.op == MPE_TEST_READ && copy_to_user(ubuf, buf, x.len)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (copy_to_user(arg, &x, sizeof(x)))
+		ret = -EFAULT;
+out:
+	kvfree(buf);
+	return ret;
+}
+
+static long mpe_ioc_info(struct mpe *m, void __user *arg)
+{
+	struct mpe_test_info i;
+
+	memset(&i, 0, sizeof(i));
+	i.devid = m->cfg.devid;
+	i.nr_devs = m->cfg.nr_devs;
+	i.max_payload = mpe_max_payload(m);
+	i.rift_entries = m->cfg.entries;
+	i.inflight = mpe_inflight(m);
+	i.start_sn = m->cfg.start_sn;
+	i.fail_ns = mp_rift_fail_time(&m->cfg.rift);
+	i.local_size = mp_local_size();
+	i.dropped = atomic64_read(&m->dropped);
+	return copy_to_user(arg, &i, sizeof(i)) ? -EFAULT : 0;
+}
+
+static long mpe_ioc_peer(struct mpe *m, void __user *arg)
+{
+	struct mpe_test_peer p;
+	struct mp_peer_stats st;
+	bool reachable;
+	u32 inflight;
+
+	if (copy_from_user(&p, arg, sizeof(p)))
+		return -EFAULT;
+	if (p.id >= m->cfg.nr_devs)
+		return -ENOENT;
+	mpe_peer_stats(m, p.id, &st, &inflight, &reachable);
+	p.reachable = reachable;
+	p.inflight = inflight;
+	spin_lock_bh(&m->rift_lock);
+	p.next_sn = m->rift.peer[p.id].next_sn;
+	p.ack = mp_rift_ack(&m->rift, p.id);
+	spin_unlock_bh(&m->rift_lock);
+	p.tx = st.tx;
+	p.rx = st.rx;
+	p.retransmits = st.retransmits;
+	p.duplicates = st.duplicates;
+	p.out_of_window = st.out_of_window;
+	p.stale_responses = st.stale_responses;
+	p.timeouts = st.timeouts;
+	p.naks = st.naks;
+	p.resyncs = st.resyncs;
+	p.skipped = st.skipped;
+	p.fast_fails = st.fast_fails;
+	p.malformed = st.malformed;
+	return copy_to_user(arg, &p, sizeof(p)) ? -EFAULT : 0;
+}
+
+static long mpe_test_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	struct mpe *m = mpe_test_m;
+	void __user *uarg = (void __user *)arg;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	switch (cmd) {
+	case MPE_IOC_XFER:
+		return mpe_ioc_xfer(m, uarg);
+	case MPE_IOC_INFO:
+		return mpe_ioc_info(m, uarg);
+	case MPE_IOC_PEER:
+		return mpe_ioc_peer(m, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations mpe_test_fops = {
+	.owner		= THIS_MODULE,
+	.unlocked_ioctl	= mpe_test_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice mpe_test_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "mp_eth",
+	.fops	= &mpe_test_fops,
+	.mode	= 0600,
+};
+
+int mpe_testdev_init(struct mpe *m)
+{
+	mpe_test_m = m;
+	return misc_register(&mpe_test_misc);
+}
+
+void mpe_testdev_exit(void)
+{
+	misc_deregister(&mpe_test_misc);
+}

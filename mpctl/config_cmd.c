@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpctl apply-config / check-config: bring the pool to the state
+ * /etc/cmm-mp/cmm-mp.conf describes (load cmm_mp with its mem=, online the
+ * configured segments in their zone), and report where the running state
+ * differs from it. cmm-mp.service runs apply-config at boot.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "config.h"
+#include "mpctl.h"
+
+static const char apply_usage[] =
+"usage: mpctl apply-config [-c FILE] [-u] [-v]\n"
+"\n"
+"Bring the pool to the state the configuration file describes: load cmm_mp\n"
+"(modprobe, with the [pool] mem=, seg_size= and chip_id=) and mp_eth (with\n"
+"netdev= the [pool] backend) when they are not loaded, then online and\n"
+"offline the segments of the [segments ...] sections. Segments the file\n"
+"does not name are left alone. Prints the segments it changed (JSON).\n"
+"\n"
+"  -c, --config=FILE    the configuration (default " MPCTL_CONFIG_PATH ")\n"
+"  -u, --human          sizes and addresses as human-readable strings\n"
+"  -v, --verbose        every attribute\n"
+"  -h, --help           this text\n";
+
+static const char check_usage[] =
+"usage: mpctl check-config [-c FILE] [-p] [-u]\n"
+"\n"
+"Compare the running pool with the configuration file and print the\n"
+"result as one JSON object: \"in_sync\" and the list of differences under\n"
+"\"drift\". Exits 1 when the state differs, so it can be used as a check.\n"
+"\n"
+"  -c, --config=FILE    the configuration (default " MPCTL_CONFIG_PATH ")\n"
+"  -p, --parse-only     only check the file: print it as JSON, touch nothing\n"
+"  -u, --human          sizes and addresses as human-readable strings\n"
+"  -h, --help           this text\n";
+
+static const struct option config_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "parse-only", no_argument, NULL, 'p' },
+	{ "human", no_argument, NULL, 'u' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ }
+};
+
+struct cfg_args {
+	const char *cmd;
+	bool apply;
+	const char *path;
+	bool parse_only;
+	unsigned int jflags;
+	struct mpctl_config cfg;
+};
+
+/* The sysfs root, movable for the tests as libmp's is. */
+static const char *sysfs_root(void)
+{
+	const char *root = getenv("MP_SYSFS_ROOT");
+
+	return root && *root ? root : "/sys";
+}
+
+static bool module_loaded(const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/module/%s", sysfs_root(), name);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* A module parameter as sysfs shows it, without the newline; "" if none. */
+static void module_param(const char *mod, const char *param, char *buf,
+			 size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s",
+		 sysfs_root(), mod, param);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
+ * Run modprobe (or $MPCTL_MODPROBE) with @argv[1..]; its own messages go
+ * to our stderr. Return: its exit status, or -errno.
+ */
+static int run_modprobe(char **argv)
+{
+	const char *prog = getenv("MPCTL_MODPROBE");
+	int status;
+	pid_t pid;
+
+	if (!prog || !*prog)
+		prog = "modprobe";
+	argv[0] = (char *)prog;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		execvp(prog, argv);
+		fprintf(stderr, "mpctl: %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* modprobe MOD ARGS..., reported as one line on failure. */
+static int load_module(struct cfg_args *a, char **argv, int argc)
+{
+	char line[512] = "";
+	size_t n = 0;
+	int i, rc;
+
+	rc = run_modprobe(argv);
+	if (!rc)
+		return MPCTL_EXIT_OK;
+	for (i = 1; i < argc && n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%s",
+			      i > 1 ? " " : "", argv[i]);
+	if (rc < 0)
+		return mpctl_fail(a->cmd, argv[1], "cannot run modprobe: %s",
+				  strerror(-rc));
+	return mpctl_fail(a->cmd, argv[1],
+			  "'modprobe %s' failed (exit %d; see dmesg)", line, rc);
+}
+
+/* Load cmm_mp (and the backend) as [pool] says, unless already loaded. */
+static int load_modules(struct cfg_args *a)
+{
+	struct mpctl_config *c = &a->cfg;
+	char mem[MPCTL_CONFIG_MEM_MAX + 8], seg[40], chip[40];
+	char dev[MPCTL_IFNAMSIZ + 16];
+	char *argv[8];
+	int argc = 1, rc;
+
+	if (!module_loaded("cmm_mp")) {
+		if (!c->has_mem)
+			return mpctl_fail(a->cmd, "cmm_mp",
+					  "kernel module not loaded and no [pool] mem= to load it with: %s",
+					  strerror(ENODEV));
+		argv[argc++] = "cmm_mp";
+		snprintf(mem, sizeof(mem), "mem=%s", c->mem);
+		argv[argc++] = mem;
+		if (c->seg_size) {
+			snprintf(seg, sizeof(seg), "seg_size=%llu",
+				 (unsigned long long)c->seg_size);
+			argv[argc++] = seg;
+		}
+		if (c->has_chip_id) {
+			snprintf(chip, sizeof(chip), "chip_id=%llu",
+				 (unsigned long long)c->chip_id);
+			argv[argc++] = chip;
+		}
+		argv[argc] = NULL;
+		rc = load_module(a, argv, argc);
+		if (rc)
+			return rc;
+	}
+	if (c->backend[0] && !module_loaded("mp_eth")) {
+		snprintf(dev, sizeof(dev), "netdev=%s", c->backend);
+		argv[1] = "mp_eth";
+		argv[2] = dev;
+		argv[3] = NULL;
+		return load_module(a, argv, 3);
+	}
+	return MPCTL_EXIT_OK;
+}
+
+static const char *seg_zone(struct mp_segment *seg)
+{
+	uint32_t online = mp_segment_get_memblock_online(seg);
+	uint32_t movable = mp_segment_get_memblock_movable(seg);
+
+	if (!online)
+		return "none";
+	if (movable == online)
+		return "movable";
+	return movable ? "mixed" : "normal";
+}
+
+/* "512M$0x60000000": a device's range in the grammar of mem=. */
+static void fmt_range(char *buf, size_t len, uint64_t size, uint64_t base)
+{
+	if (!(size & ((1ULL << 20) - 1)))
+		snprintf(buf, len, "%lluM$0x%llx",
+			 (unsigned long long)(size >> 20),
+			 (unsigned long long)base);
+	else
+		snprintf(buf, len, "%llu$0x%llx", (unsigned long long)size,
+			 (unsigned long long)base);
+}
+
+/* The device [pool] mem= describes: the one at its base address. */
+static struct mp_device *config_device(struct mp_ctx *ctx,
+				       const struct mpctl_config *c)
+{
+	struct mp_device *dev;
+
+	mp_device_foreach(ctx, dev)
+		if (mp_device_get_phys(dev) == c->mem_base)
+			return dev;
+	return NULL;
+}
+
+/*
+ * One difference: {"object":..., "attribute":..., "want":..., "have":...}
+ * (with "segment" for a segment). @have NULL means absent.
+ */
+static int add_drift(struct json_object *arr, const char *object, long seg,
+		     const char *attr, struct json_object *want,
+		     struct json_object *have)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		goto nomem;
+	if (json_object_object_add(o, "object", json_object_new_string(object)))
+		goto nomem;
+	if (seg >= 0 &&
+	    json_object_object_add(o, "segment", json_object_new_int64(seg)))
+		goto nomem;
+	if (json_object_object_add(o, "attribute", json_object_new_string(attr)))
+		goto nomem;
+	json_object_object_add(o, "want", want);
+	json_object_object_add(o, "have", have);
+	want = NULL;
+	have = NULL;
+	if (json_object_array_add(arr, o))
+		goto nomem;
+	return 0;
+nomem:
+	json_object_put(want);
+	json_object_put(have);
+	json_object_put(o);
+	return -ENOMEM;
+}
+
+static struct json_object *j_size(uint64_t v, unsigned int flags)
+{
+	char buf[MPCTL_FMT_MAX];
+
+	if (flags & MPCTL_HUMAN)
+		return json_object_new_string(mpctl_fmt_size(buf, sizeof(buf),
+							     v));
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *j_hex(uint64_t v, unsigned int flags)
+{
+	char buf[MPCTL_FMT_MAX];
+
+	if (flags & MPCTL_HUMAN)
+		return json_object_new_string(mpctl_fmt_hex(buf, sizeof(buf),
+							    v));
+	return json_object_new_uint64(v);
+}
+
+/* [pool] against the loaded modules and the device. */
+static int pool_drift(struct cfg_args *a, struct mp_ctx *ctx,
+		      struct json_object *arr)
+{
+	struct mpctl_config *c = &a->cfg;
+	unsigned int f = a->jflags;
+	struct mp_device *dev;
+	char have[96];
+	int rc = 0;
+
+	if (c->backend[0]) {
+		module_param("mp_eth", "netdev", have, sizeof(have));
+		if (strcmp(have, c->backend))
+			rc |= add_drift(arr, "pool", -1, "backend",
+					json_object_new_string(c->backend),
+					have[0] ? json_object_new_string(have) :
+						  NULL);
+	}
+	if (!c->has_mem)
+		return rc;
+	dev = config_device(ctx, c);
+	if (!dev || mp_device_get_size(dev) != c->mem_size) {
+		have[0] = '\0';
+		if (dev)
+			fmt_range(have, sizeof(have), mp_device_get_size(dev),
+				  mp_device_get_phys(dev));
+		return rc | add_drift(arr, "pool", -1, "mem",
+				      json_object_new_string(c->mem),
+				      have[0] ? json_object_new_string(have) :
+						NULL);
+	}
+	if (c->seg_size && mp_device_get_seg_size(dev) != c->seg_size)
+		rc |= add_drift(arr, "pool", -1, "seg_size",
+				j_size(c->seg_size, f),
+				j_size(mp_device_get_seg_size(dev), f));
+	if (c->has_chip_id && mp_device_get_chip_id(dev) != c->chip_id)
+		rc |= add_drift(arr, "pool", -1, "chip_id",
+				j_hex(c->chip_id, f),
+				j_hex(mp_device_get_chip_id(dev), f));
+	return rc;
+}
+
+static const char *want_state(const struct mpctl_config_seg *s)
+{
+	return mp_seg_state_name(s->online ? MP_SEG_ONLINE_RAM :
+					     MP_SEG_OFFLINE);
+}
+
+/* Every configured segment against the pool. */
+static int seg_drift(struct cfg_args *a, struct mp_ctx *ctx,
+		     struct json_object *arr)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < a->cfg.nr_segs; i++) {
+		const struct mpctl_config_seg *s = &a->cfg.segs[i];
+		struct mp_segment *seg = mp_segment_get_by_id(ctx, s->id);
+		enum mp_seg_state st;
+		const char *zone;
+
+		if (!seg) {
+			rc |= add_drift(arr, "segment", s->id, "state",
+					json_object_new_string(want_state(s)),
+					NULL);
+			continue;
+		}
+		st = mp_segment_get_state(seg);
+		if (st != (s->online ? MP_SEG_ONLINE_RAM : MP_SEG_OFFLINE)) {
+			rc |= add_drift(arr, "segment", s->id, "state",
+					json_object_new_string(want_state(s)),
+					json_object_new_string(mp_seg_state_name(st)));
+			continue;
+		}
+		zone = seg_zone(seg);
+		if (s->online && strcmp(zone, mpctl_zone_name(s->zone)))
+			rc |= add_drift(arr, "segment", s->id, "zone",
+					json_object_new_string(mpctl_zone_name(s->zone)),
+					json_object_new_string(zone));
+	}
+	return rc;
+}
+
+/* check-config --parse-only: the file as mpctl understood it. */
+static struct json_object *config_json(struct cfg_args *a)
+{
+	struct mpctl_config *c = &a->cfg;
+	struct json_object *o, *pool, *segs;
+	unsigned int f = a->jflags;
+	size_t i;
+
+	o = json_object_new_object();
+	pool = json_object_new_object();
+	segs = json_object_new_array();
+	if (!o || !pool || !segs) {
+		json_object_put(o);
+		json_object_put(pool);
+		json_object_put(segs);
+		return NULL;
+	}
+	json_object_object_add(o, "config", json_object_new_string(a->path));
+	json_object_object_add(o, "pool", pool);
+	json_object_object_add(o, "segments", segs);
+	if (c->has_mem) {
+		json_object_object_add(pool, "mem",
+				       json_object_new_string(c->mem));
+		json_object_object_add(pool, "phys", j_hex(c->mem_base, f));
+		json_object_object_add(pool, "size", j_size(c->mem_size, f));
+	}
+	if (c->seg_size)
+		json_object_object_add(pool, "seg_size", j_size(c->seg_size, f));
+	if (c->has_chip_id)
+		json_object_object_add(pool, "chip_id", j_hex(c->chip_id, f));
+	if (c->backend[0])
+		json_object_object_add(pool, "backend",
+				       json_object_new_string(c->backend));
+	for (i = 0; i < c->nr_segs; i++) {
+		const struct mpctl_config_seg *cs = &c->segs[i];
+		struct json_object *s = json_object_new_object();
+
+		if (!s || json_object_array_add(segs, s)) {
+			json_object_put(s);
+			json_object_put(o);
+			return NULL;
+		}
+		json_object_object_add(s, "segment",
+				       json_object_new_int64(cs->id));
+		json_object_object_add(s, "state",
+				       json_object_new_string(want_state(cs)));
+		if (cs->online)
+			json_object_object_add(s, "zone",
+					       json_object_new_string(mpctl_zone_name(cs->zone)));
+	}
+	return o;
+}
+
+static int check(struct cfg_args *a, struct mp_ctx *ctx)
+{
+	struct json_object *o, *drift;
+	size_t nr;
+	int rc;
+
+	if (a->parse_only) {
+		o = config_json(a);
+		if (!o || mpctl_print_json(o, true))
+			return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+		return MPCTL_EXIT_OK;
+	}
+	o = json_object_new_object();
+	drift = json_object_new_array();
+	if (!o || !drift) {
+		json_object_put(o);
+		json_object_put(drift);
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	}
+	json_object_object_add(o, "config", json_object_new_string(a->path));
+	rc = 0;
+	if (!module_loaded("cmm_mp")) {
+		if (a->cfg.has_mem || a->cfg.nr_segs)
+			rc = add_drift(drift, "pool", -1, "module",
+				       json_object_new_string("cmm_mp"), NULL);
+	} else {
+		rc = mpctl_load(a->cmd, ctx);
+		if (rc) {
+			json_object_put(o);
+			json_object_put(drift);
+			return rc;
+		}
+		rc = pool_drift(a, ctx, drift) | seg_drift(a, ctx, drift);
+	}
+	nr = json_object_array_length(drift);
+	json_object_object_add(o, "in_sync", json_object_new_boolean(!nr));
+	json_object_object_add(o, "drift", drift);
+	if (rc || mpctl_print_json(o, true))
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	if (nr)
+		return mpctl_fail(a->cmd, a->path,
+				  "the running state differs in %zu place%s (see \"drift\")",
+				  nr, nr == 1 ? "" : "s");
+	return MPCTL_EXIT_OK;
+}
+
+/* Refuse to touch segments of a pool that is not the configured one. */
+static int apply_pool(struct cfg_args *a, struct mp_ctx *ctx)
+{
+	struct json_object *arr = json_object_new_array();
+	struct json_object *d, *attr = NULL, *want = NULL, *have = NULL;
+	int rc;
+
+	if (!arr)
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	rc = pool_drift(a, ctx, arr);
+	if (rc || !json_object_array_length(arr)) {
+		json_object_put(arr);
+		return rc ? mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM)) :
+			    MPCTL_EXIT_OK;
+	}
+	d = json_object_array_get_idx(arr, 0);
+	json_object_object_get_ex(d, "attribute", &attr);
+	json_object_object_get_ex(d, "want", &want);
+	json_object_object_get_ex(d, "have", &have);
+	rc = mpctl_fail(a->cmd, "pool",
+			"the config wants %s=%s, the running pool has %s: reload the modules to change it",
+			json_object_get_string(attr),
+			json_object_get_string(want),
+			have ? json_object_get_string(have) : "none");
+	json_object_put(arr);
+	return rc;
+}
+
+/* Bring one configured segment to its state; 0 or MPCTL_EXIT_FAIL. */
+static int apply_seg(struct cfg_args *a, struct mp_ctx *ctx,
+		     const struct mpctl_config_seg *s, struct mp_segment *seg,
+		     struct json_object *arr)
+{
+	enum mp_seg_state st = mp_segment_get_state(seg);
+	const char *zone = seg_zone(seg);
+	struct json_object *o;
+	char what[48];
+	int err;
+
+	snprintf(what, sizeof(what), "segment %u", s->id);
+	if (st == MP_SEG_BUSY)
+		return mpctl_fail(a->cmd, what, "busy changing state: %s",
+				  strerror(EBUSY));
+	if (s->online && st == MP_SEG_ONLINE_RAM) {
+		if (!strcmp(zone, mpctl_zone_name(s->zone)))
+			return 0;
+		return mpctl_fail(a->cmd, what,
+				  "online in zone %s, the config wants %s: offline it first",
+				  zone, mpctl_zone_name(s->zone));
+	}
+	if (!s->online && st == MP_SEG_OFFLINE)
+		return 0;
+	if (s->online)
+		err = mp_segment_online(seg, s->zone == MPCTL_ZONE_NORMAL ?
+					MP_ONLINE_NO_MOVABLE : 0);
+	else
+		err = mp_segment_offline(seg);
+	if (err) {
+		if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
+			return mpctl_fail_ctx(a->cmd, what, ctx, err, NULL);
+		return mpctl_fail_ctx(a->cmd, what, ctx, err,
+				      s->online ? "online failed" :
+						  "offline failed");
+	}
+	o = mpctl_seg_json(seg, a->jflags);
+	if (!o || json_object_array_add(arr, o)) {
+		json_object_put(o);
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	}
+	return 0;
+}
+
+static int apply(struct cfg_args *a, struct mp_ctx *ctx)
+{
+	struct json_object *arr;
+	char what[48];
+	size_t i;
+	int rc, ret = MPCTL_EXIT_OK;
+
+	if (!a->cfg.has_mem && !a->cfg.nr_segs && !a->cfg.backend[0]) {
+		/* Nothing configured (the file as installed). */
+		arr = json_object_new_array();
+		if (!arr || mpctl_print_json(arr, true))
+			return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+		return MPCTL_EXIT_OK;
+	}
+	rc = load_modules(a);
+	if (rc)
+		return rc;
+	rc = mpctl_load(a->cmd, ctx);
+	if (rc)
+		return rc;
+	rc = apply_pool(a, ctx);
+	if (rc)
+		return rc;
+	/* Every configured segment must exist before anything changes. */
+	for (i = 0; i < a->cfg.nr_segs; i++) {
+		if (mp_segment_get_by_id(ctx, a->cfg.segs[i].id))
+			continue;
+		snprintf(what, sizeof(what), "segment %u", a->cfg.segs[i].id);
+		return mpctl_fail(a->cmd, what,
+				  "no such segment (%s:%u): %s", a->path,
+				  a->cfg.segs[i].line, strerror(ENOENT));
+	}
+	arr = json_object_new_array();
+	if (!arr)
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	/* Go on after a failure: one bad segment must not keep the rest. */
+	for (i = 0; i < a->cfg.nr_segs; i++) {
+		const struct mpctl_config_seg *s = &a->cfg.segs[i];
+
+		if (apply_seg(a, ctx, s, mp_segment_get_by_id(ctx, s->id), arr))
+			ret = MPCTL_EXIT_FAIL;
+	}
+	if (mpctl_print_json(arr, true))
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	return ret;
+}
+
+static int config_cmd(struct mp_ctx *ctx, int argc, char **argv,
+		      struct cfg_args *a)
+{
+	char err[MPCTL_CONFIG_ERR_MAX + 256];
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, a->apply ? ":c:uvh" : ":c:puh",
+				config_opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			a->path = optarg;
+			break;
+		case 'p':
+			a->parse_only = true;
+			break;
+		case 'u':
+			a->jflags |= MPCTL_HUMAN;
+			break;
+		case 'v':
+			a->jflags |= MPCTL_VERBOSE;
+			break;
+		case 'h':
+			fputs(a->apply ? apply_usage : check_usage, stdout);
+			return MPCTL_EXIT_OK;
+		default:
+			return mpctl_getopt_error(a->cmd, c, argv);
+		}
+	}
+	if (optind < argc)
+		return mpctl_usage_error(a->cmd, "unexpected argument '%s'",
+					 argv[optind]);
+	rc = mpctl_config_load(&a->cfg, a->path, err, sizeof(err));
+	if (rc) {
+		mpctl_config_free(&a->cfg);
+		return mpctl_fail(a->cmd, NULL, "%s", err);
+	}
+	rc = a->apply ? apply(a, ctx) : check(a, ctx);
+	mpctl_config_free(&a->cfg);
+	return rc;
+}
+
+int cmd_apply_config(struct mp_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_args a = { .cmd = "apply-config", .apply = true,
+			      .path = MPCTL_CONFIG_PATH };
+
+	return config_cmd(ctx, argc, argv, &a);
+}
+
+int cmd_check_config(struct mp_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_args a = { .cmd = "check-config",
+			      .path = MPCTL_CONFIG_PATH };
+
+	return config_cmd(ctx, argc, argv, &a);
+}

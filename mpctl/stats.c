@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpctl stats: the backend's per-peer counters as a JSON array, one
+ * object per peer device.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "mpctl.h"
+
+static const char stats_usage[] =
+"usage: mpctl stats [-p PEER] [-h]\n"
+"\n"
+"Print the transport's counters for every peer device as JSON: frames\n"
+"sent and received, retransmissions, duplicates, out-of-window requests,\n"
+"stale responses, timeouts, NAKs and more (Documentation/protocol.rst).\n"
+"An empty array when no backend (mp_eth) is loaded.\n"
+"\n"
+"  -p, --peer=ID        only the peer with device id ID\n"
+"  -h, --help           this text\n";
+
+static const struct option stats_opts[] = {
+	{ "peer", required_argument, NULL, 'p' },
+	{ "help", no_argument, NULL, 'h' },
+	{ }
+};
+
+static struct json_object *peer_json(struct mp_peer *peer)
+{
+	const uint8_t *m = mp_peer_get_mac(peer);
+	struct json_object *o = json_object_new_object();
+	char mac[18];
+	unsigned int i;
+
+	if (!o)
+		return NULL;
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	if (json_object_object_add(o, "peer",
+				   json_object_new_int64(mp_peer_get_id(peer))) ||
+	    json_object_object_add(o, "mac", json_object_new_string(mac)) ||
+	    json_object_object_add(o, "reachable",
+				   json_object_new_boolean(mp_peer_is_reachable(peer))) ||
+	    json_object_object_add(o, "inflight",
+				   json_object_new_int64(mp_peer_get_inflight(peer))))
+		goto fail;
+	for (i = 0; i < MP_PEER_NR_COUNTERS; i++) {
+		uint64_t v = mp_peer_get_counter(peer, i);
+
+		if (json_object_object_add(o, mp_peer_counter_name(i),
+					   json_object_new_uint64(v)))
+			goto fail;
+	}
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
+int cmd_stats(struct mp_ctx *ctx, int argc, char **argv)
+{
+	struct json_object *arr = NULL, *o;
+	struct mp_peer *peer;
+	bool only = false;
+	uint32_t id = 0;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":p:h", stats_opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (mpctl_parse_u32(optarg, &id))
+				return mpctl_usage_error("stats", "invalid peer id '%s'",
+							 optarg);
+			only = true;
+			break;
+		case 'h':
+			fputs(stats_usage, stdout);
+			return MPCTL_EXIT_OK;
+		default:
+			return mpctl_getopt_error("stats", c, argv);
+		}
+	}
+	if (optind < argc)
+		return mpctl_usage_error("stats", "unexpected argument '%s'",
+					 argv[optind]);
+
+	rc = mp_stats_refresh(ctx);
+	if (rc == -EPERM || rc == -EACCES)
+		return mpctl_fail_ctx("stats", "reading the counters", ctx, rc,
+				      "needs root");
+	if (rc)
+		return mpctl_fail_ctx("stats", "reading the counters", ctx, rc,
+				      "cannot read the backend's counters");
+	arr = json_object_new_array();
+	if (!arr)
+		return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));
+	for (peer = mp_peer_get_first(ctx); peer; peer = mp_peer_get_next(peer)) {
+		if (only && mp_peer_get_id(peer) != id)
+			continue;
+		o = peer_json(peer);
+		if (!o || json_object_array_add(arr, o)) {
+			json_object_put(o);
+			json_object_put(arr);
+			return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));
+		}
+	}
+	if (only && !json_object_array_length(arr)) {
+		json_object_put(arr);
+		return mpctl_fail("stats", "peer", "no such peer %u: %s", id,
+				  strerror(ENOENT));
+	}
+	if (mpctl_print_json(arr, true))
+		return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));
+	return MPCTL_EXIT_OK;
+}

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --hosts 2 --timeout 400
+#
+# Two pool devices on one Ethernet segment, no impairment: random reads and
+# writes of 1 B .. 8 MiB verified against a model, the local path, NAKs for
+# a range outside the DRAM and for a segment the peer uses as System RAM,
+# counters, and nothing left in flight.
+. /selftests/lib.sh
+. /selftests/mp_eth/mpe_lib.sh
+
+tap_plan 13
+P=$(( (MP_HOST + 1) % MP_HOSTS ))
+check "eth0 up (virtio_net)" mpe_net
+check "cmm_mp and mp_eth load (devid $MP_HOST, peers $(mpe_macs))" mpe_load
+check "segment 1 online as System RAM here" mpctl online 1
+check "barrier: every peer answers" mpe_test barrier 1 120
+check "rand: 1 B .. 8 MiB to device $P, verified" \
+	mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 96M -j 2 -S "$MP_HOST"
+check "local path: own device id is served without the network" \
+	"mpe_test read $MP_HOST $(region 0) 16 >/dev/null"
+check "read past the peer's DRAM: NAK ERANGE" \
+	"! mpe_test read $P $((256 * MIB - 8)) 16 2>/tmp/e && grep -q ERANGE /tmp/e"
+check "read of the peer's online segment: NAK EACCES" \
+	"! mpe_test read $P $((128 * MIB)) 64 2>/tmp/e && grep -q EACCES /tmp/e"
+mpe_test peer "$P" >&2
+check "counters: tx, rx and 2 naks, no timeouts" \
+	"test \$(peer_stat $P tx) -gt 0 && test \$(peer_stat $P rx) -gt 0 && test \$(peer_stat $P naks) = 2 && test \$(peer_stat $P timeouts) = 0"
+check "no request left in flight" test "$(info_val inflight)" = 0
+check "mpctl stats: peer $P over netlink, tx counted, 2 naks" \
+	"mpctl stats -p $P | tee /dev/stderr | grep -q '\"naks\": *2' && mpctl stats | grep -q '\"tx\": *[1-9]'"
+check "end barrier" mpe_test barrier 2 120
+check "mp_eth unloads, segment offline, cmm_mp unloads" \
+	"rmmod mp_eth && mpctl offline 1 && rmmod cmm_mp"

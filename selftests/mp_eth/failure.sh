@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --hosts 2 --timeout 400
+#
+# Peer failure. Host 0 keeps requests going to host 1 (4 threads, reads and
+# writes up to 256 KiB) while host 1
+#   A. takes its port down for 5 s and up again,
+#   B. unloads mp_eth for 4 s and loads it again,
+#   C. powers off abruptly (QEMU isa-debug-exit: the machine is gone at
+#      once, as after a power cut).
+# Each time, every request in flight must fail within the bound
+# (mp_rift_fail_time(), 1.55 s with the defaults; asserted <= 2 s per
+# request), later ones fail fast (EHOSTUNREACH), nothing stays in the RIFT,
+# and after A and B traffic resumes by itself (probes).
+. /selftests/lib.sh
+. /selftests/mp_eth/mpe_lib.sh
+
+BOUND_MS=2000
+R=$(region 0)
+
+# host 0: one phase of the stream and its checks
+phase() {	# NAME TOKEN SECONDS RECOVERS(0/1)
+	check "$1: host 1 told to go (token $2)" mpe_test signal 1 0 "$2" 120
+	mpe_test stream -d 1 -r "$R" -s $REGION_SIZE -j 4 -m 256K -T "$3" > /tmp/s
+	cat /tmp/s >&2
+	v() { awk -v k="$1" '$1 == k { print $2 }' /tmp/s; }
+	diag "$1: ok $(v ok), ETIMEDOUT $(v etimedout), EHOSTUNREACH $(v ehostunreach), slowest failure $(v max_fail_ms) ms, first error at $(v first_err_ms) ms, last error at $(v last_err_ms) ms, last success at $(v last_ok_ms) ms"
+	check "$1: requests in flight failed with ETIMEDOUT ($(v etimedout)), no other error" \
+		"test $(v etimedout) -gt 0 && test $(v other_errors) = 0"
+	check "$1: every failed request returned within ${BOUND_MS} ms (slowest $(v max_fail_ms) ms)" \
+		test "$(v max_fail_ms)" -le $BOUND_MS
+	check "$1: later requests failed fast (EHOSTUNREACH $(v ehostunreach))" \
+		test "$(v ehostunreach)" -gt 0
+	check "$1: no RIFT entry left in flight" test "$(info_val inflight)" = 0
+	if [ "$4" = 1 ]; then
+		check "$1: traffic resumed (last success after the last error)" \
+			test "$(v last_ok_ms)" -gt "$(v last_err_ms)"
+	else
+		check "$1: nothing succeeded after the peer was gone" \
+			test "$(v last_ok_ms)" -lt "$(v first_err_ms)"
+	fi
+}
+
+if [ "$MP_HOST" = 0 ]; then
+	tap_plan 23
+else
+	tap_plan 9
+fi
+check "eth0 up (virtio_net)" mpe_net
+check "cmm_mp and mp_eth load" mpe_load
+check "barrier: every peer answers" mpe_test barrier 1 120
+
+if [ "$MP_HOST" = 0 ]; then
+	diag "failure bound: $(info_val fail_ms) ms + timer slack"
+	phase "port down/up" 10 16 1
+	phase "mp_eth reload" 11 14 1
+	phase "power off" 12 10 0
+	mpe_test peer 1 >&2
+	check "counters: timeouts and fast fails counted" \
+		"test \$(peer_stat 1 timeouts) -gt 0 && test \$(peer_stat 1 fast_fails) -gt 0 && test \$(peer_stat 1 reachable) = 0"
+	check "mp_eth unloads after the peer died" rmmod mp_eth
+	exit 0
+fi
+
+# host 1: the victim
+check "A: go" mpe_test await 0 10 120
+sleep 4
+check "A: port down for 5 s, up again" "ip link set eth0 down && sleep 5 && ip link set eth0 up"
+check "B: go" mpe_test await 0 11 120
+sleep 4
+check "B: mp_eth unloaded for 4 s, loaded again" \
+	"rmmod mp_eth && sleep 4 && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 devid=$MP_HOST peers=$(mpe_macs)"
+check "C: go" mpe_test await 0 12 120
+sleep 3
+# What guest-init would add, then the power goes: QEMU exits at once.
+bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' | head -n 1)
+if [ -z "$bad" ]; then ok "host1: kernel log clean, powering off"; else fail "host1: $bad"; fi
+sleep 1
+echo "MP-RESULT: PASS" > /dev/ttyS1
+printf '\020' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+sleep 10

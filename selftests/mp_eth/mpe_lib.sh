@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the mp_eth guest scenarios (sourced after /selftests/lib.sh).
+# Layout of every device's DRAM in these tests: the first 4 KiB hold the
+# barrier slots of mpe_test; requester i works in [REGION(i), +REGION_SIZE).
+
+MIB=1048576
+REGION_SIZE=$((32 * MIB))
+region() { echo $((MIB + $1 * REGION_SIZE)); }
+
+# The MAC table of scripts/vmrun: host i has 52:54:00:6d:70:0<i+1>.
+mpe_macs() {
+	_m= _i=0
+	while [ $_i -lt "$MP_HOSTS" ]; do
+		_m="$_m${_m:+,}52:54:00:6d:70:0$((_i + 1))"
+		_i=$((_i + 1))
+	done
+	echo "$_m"
+}
+
+# mpe_net: bring up eth0
+mpe_net() {
+	modprobe virtio_pci 2>/dev/null
+	modprobe virtio_net && ip link set eth0 up
+}
+
+# mpe_load [mp_eth params]: cmm_mp on the pool, then mp_eth on eth0
+mpe_load() {
+	insmod /lib/modules/cmm-mp/cmm_mp.ko mem="$MP_POOL_MEM" &&
+	insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 devid="$MP_HOST" \
+		peers="$(mpe_macs)" "$@"
+}
+
+# peer_stat ID COUNTER / info_val KEY
+peer_stat() { mpe_test peer "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
+info_val() { mpe_test info | awk -v k="$1" '$1 == k { print $2 }'; }
+
+# netem on eth0 as the issue asks for
+mpe_netem() {
+	modprobe sch_netem &&
+	tc qdisc replace dev eth0 root netem loss 5% duplicate 2% reorder 25% delay 1ms
+}
+
+# every other host id
+others() {
+	_i=0
+	while [ $_i -lt "$MP_HOSTS" ]; do
+		[ $_i != "$MP_HOST" ] && echo $_i
+		_i=$((_i + 1))
+	done
+}

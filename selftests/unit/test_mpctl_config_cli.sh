@@ -1,0 +1,190 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# mpctl apply-config / check-config / help end to end against the fake
+# cmm_mp family (fake_cmm_mp.so, LD_PRELOADed), a fake sysfs and a fake
+# modprobe that records its arguments. Prints TAP. Installed as
+# build/unit/test_mpctl_config_cli and run from there.
+
+here=$(cd "$(dirname "$0")" && pwd)
+MPCTL=$here/../mpctl/mpctl
+FAKE=$here/fake_cmm_mp.so
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpctl-config.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+export MP_SYSFS_ROOT="$tmp/sys"
+export FAKE_CMM_MP_STATE="$tmp/pool"
+export MPCTL_MODPROBE="$tmp/modprobe"
+mkdir -p "$MP_SYSFS_ROOT"
+# The fake modprobe: logs its arguments, "loads" the module in sysfs.
+cat > "$MPCTL_MODPROBE" <<EOS
+#!/bin/sh
+echo "\$*" >> "$tmp/modprobe.log"
+[ -n "\$FAIL_MODPROBE" ] && exit 1
+mkdir -p "$MP_SYSFS_ROOT/module/\$1/parameters"
+[ "\$1" = mp_eth ] && echo "\${2#netdev=}" > "$MP_SYSFS_ROOT/module/mp_eth/parameters/netdev"
+exit 0
+EOS
+chmod +x "$MPCTL_MODPROBE"
+CONF=$tmp/cmm-mp.conf
+
+n=0
+fails=0
+out= err= rc=
+
+run() {
+	LD_PRELOAD=$FAKE $MPCTL_WRAP "$MPCTL" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		echo "#   rc=$rc"
+		printf '%s\n' "$out" | sed 's/^/#   out: /'
+		printf '%s\n' "$err" | sed 's/^/#   err: /'
+		fails=$((fails + 1))
+	fi
+}
+
+# jq_is FILTER VALUE: the JSON on stdout, filtered, is VALUE.
+jq_is() {
+	got=$(python3 -c "import json,sys; d=json.load(sys.stdin); print(json.dumps($1, separators=(',',':')))" <"$tmp/out") &&
+		[ "$got" = "$2" ]
+}
+
+conf() { printf '%s\n' "$@" > "$CONF"; }
+
+# The pool of the fake: mp0, 4 x 128 MiB at 0x70000000.
+conf '# test host' '[pool]' 'mem = 512M$0x70000000' 'seg_size = 128M' \
+	'' '[segments 0,1]' '[segments 2]' 'zone = normal' '[segments 3]' 'online = no'
+
+run check-config -c "$CONF" -p
+[ "$rc" = 0 ] && [ -z "$err" ] &&
+	jq_is 'd' '{"config":"'"$CONF"'","pool":{"mem":"512M$0x70000000","phys":1879048192,"size":536870912,"seg_size":134217728},"segments":[{"segment":0,"state":"online-ram","zone":"movable"},{"segment":1,"state":"online-ram","zone":"movable"},{"segment":2,"state":"online-ram","zone":"normal"},{"segment":3,"state":"offline"}]}'
+ok $? "check-config --parse-only: the file as JSON, nothing touched"
+[ ! -e "$tmp/modprobe.log" ]
+ok $? "check-config --parse-only: no modprobe"
+
+run check-config -c "$CONF" -p -u
+[ "$rc" = 0 ] && jq_is 'd["pool"]["size"]+" "+d["pool"]["phys"]' '"512.00 MiB (536.87 MB) 0x70000000"'
+ok $? "check-config -p -u: human sizes, as list -u"
+
+run check-config -c "$CONF"
+[ "$rc" = 1 ] && jq_is 'd["drift"]' '[{"object":"pool","attribute":"module","want":"cmm_mp","have":null}]' &&
+	[ "$err" = "mpctl: check-config: $CONF: the running state differs in 1 place (see \"drift\")" ]
+ok $? "check-config before boot: module not loaded is drift, exit 1"
+
+run apply-config -c "$CONF"
+[ "$rc" = 0 ] && [ -z "$err" ] &&
+	[ "$(cat "$tmp/modprobe.log")" = 'cmm_mp mem=512M$0x70000000 seg_size=134217728' ] &&
+	jq_is '[(s["segment"], s["state"], s["zone"]) for s in d]' \
+		'[[0,"online-ram","movable"],[1,"online-ram","movable"],[2,"online-ram","normal"]]'
+ok $? "apply-config: modprobe cmm_mp with the [pool] options, onlines 0,1 movable and 2 normal"
+
+run apply-config -c "$CONF"
+[ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "[
+]" ] && [ "$(wc -l < "$tmp/modprobe.log")" = 1 ]
+ok $? "apply-config again: nothing to do, no second modprobe"
+
+run check-config -c "$CONF"
+[ "$rc" = 0 ] && [ -z "$err" ] && jq_is 'd' '{"config":"'"$CONF"'","in_sync":true,"drift":[]}'
+ok $? "check-config: in sync, exit 0"
+
+run offline 1
+run check-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+	jq_is '[d["in_sync"], d["drift"]]' '[false,[{"object":"segment","segment":1,"attribute":"state","want":"online-ram","have":"offline"}]]'
+ok $? "check-config after 'mpctl offline 1': the drift, exit 1"
+
+run online 3
+run check-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$err" = "mpctl: check-config: $CONF: the running state differs in 2 places (see \"drift\")" ] &&
+	jq_is '[x["segment"] for x in d["drift"]]' '[1,3]'
+ok $? "check-config: a segment that should be offline is drift too"
+
+run offline 2
+run online 2
+run check-config -c "$CONF"
+[ "$rc" = 1 ] && jq_is 'd["drift"][1]' '{"object":"segment","segment":2,"attribute":"zone","want":"normal","have":"movable"}'
+ok $? "check-config: online in the wrong zone is drift"
+
+run apply-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$err" = "mpctl: apply-config: segment 2: online in zone movable, the config wants normal: offline it first" ] &&
+	jq_is '[(s["segment"], s["state"]) for s in d]' '[[1,"online-ram"],[3,"offline"]]'
+ok $? "apply-config: fixes what it can, reports the zone it cannot change, exit 1"
+
+run apply-config -c "$CONF" -u
+[ "$rc" = 1 ] && [ "$out" = "[
+]" ]
+ok $? "apply-config -u: the same failure, nothing else changed"
+
+conf '[pool]' 'mem = 256M$0x70000000' '[segments 0]'
+run apply-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$err" = 'mpctl: apply-config: pool: the config wants mem=256M$0x70000000, the running pool has 512M$0x70000000: reload the modules to change it' ] &&
+	[ -z "$out" ]
+ok $? "apply-config: a loaded module with another mem= is refused, nothing touched"
+run check-config -c "$CONF"
+[ "$rc" = 1 ] && jq_is 'd["drift"]' '[{"object":"pool","attribute":"mem","want":"256M$0x70000000","have":"512M$0x70000000"}]'
+ok $? "check-config: mem drift"
+
+conf '[pool]' 'mem = 512M$0x70000000' '' '[segments 0]' '[segments 9]'
+run apply-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$err" = "mpctl: apply-config: segment 9: no such segment ($CONF:5): No such file or directory" ]
+ok $? "apply-config: an unknown segment is refused before anything changes"
+
+conf '[pool]' 'mem = 512M$0x70000000' 'sg_size = 128M'
+run apply-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$err" = "mpctl: apply-config: $CONF:3: unknown key 'sg_size' in [pool] (expected mem, seg_size, chip_id or backend)" ] &&
+	[ -z "$out" ]
+ok $? "apply-config: a config error names file and line, nothing done"
+
+run check-config -c "$tmp/nonexistent"
+[ "$rc" = 1 ] && [ "$err" = "mpctl: check-config: $tmp/nonexistent: No such file or directory" ]
+ok $? "check-config: missing file"
+
+# A fresh boot: nothing loaded, modprobe fails.
+rm -rf "$MP_SYSFS_ROOT/module" "$tmp/pool" "$tmp/modprobe.log"
+conf '[pool]' 'mem = 512M$0x70000000' 'chip_id = 0x10' 'backend = eth1' '[segments 0]'
+FAIL_MODPROBE=1 run apply-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$err" = "mpctl: apply-config: cmm_mp: 'modprobe cmm_mp mem=512M\$0x70000000 chip_id=16' failed (exit 1; see dmesg)" ]
+ok $? "apply-config: a failing modprobe is one clear line"
+
+rm -f "$tmp/modprobe.log"
+run apply-config -c "$CONF"
+[ "$rc" = 1 ] && [ "$(cat "$tmp/modprobe.log")" = 'cmm_mp mem=512M$0x70000000 chip_id=16
+mp_eth netdev=eth1' ] &&
+	[ "$err" = 'mpctl: apply-config: pool: the config wants chip_id=16, the running pool has 90520730730496: reload the modules to change it' ]
+ok $? "apply-config: backend loads mp_eth netdev=; a chip_id mismatch is refused"
+
+# The file make install ships: nothing configured, nothing done.
+printf '# [pool]\n# mem = 512M$0x60000000\n' > "$CONF"
+rm -rf "$MP_SYSFS_ROOT/module" "$tmp/modprobe.log"
+run apply-config -c "$CONF"
+[ "$rc" = 0 ] && [ "$out" = "[
+]" ] && [ ! -e "$tmp/modprobe.log" ]
+ok $? "apply-config with nothing configured: no-op, exit 0"
+run check-config -c "$CONF"
+[ "$rc" = 0 ] && jq_is 'd["in_sync"]' 'true'
+ok $? "check-config with nothing configured: in sync"
+
+run help check-config
+[ "$rc" = 0 ] && printf '%s' "$out" | grep -q "^usage: mpctl check-config"
+ok $? "mpctl help check-config: the command's usage"
+run help list
+[ "$rc" = 0 ] && printf '%s' "$out" | grep -q "^usage: mpctl list"
+ok $? "mpctl help list"
+run help frob
+[ "$rc" = 2 ] && [ "$err" = "mpctl: unknown command 'frob' (see 'mpctl --help')" ]
+ok $? "mpctl help frob: usage error"
+run apply-config extra
+[ "$rc" = 2 ] && [ "$err" = "mpctl: apply-config: unexpected argument 'extra' (see 'mpctl apply-config --help')" ]
+ok $? "apply-config: usage error"
+
+echo "1..$n"
+[ "$fails" = 0 ]
