@@ -79,7 +79,7 @@ jq_is() {
 
 
 run --version
-[ "$rc" = 0 ] && [ "$out" = "mpctl 1.0.0" ]
+[ "$rc" = 0 ] && echo "$out" | grep -Eqx 'mpctl [0-9]+\.[0-9]+\.[0-9]+'
 ok $? "--version"
 
 run --help
