@@ -37,22 +37,25 @@ $(LIBMP_SO): $(LIBMP_OBJS) libmp/libmp.sym
 $(B)/libmp/libmp.so: $(LIBMP_SO)
 	ln -sfn libmp.so.1 $@
 
+LIBMP_PC_SED = sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
+	    -e 's|@includedir@|$(includedir)|' -e 's|@version@|$(LIBMP_VERSION)|'
+
 $(B)/libmp/libmp.pc: libmp/libmp.pc.in libmp/libmp.mk
 	@mkdir -p $(@D)
-	sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
-	    -e 's|@includedir@|$(includedir)|' \
-	    -e 's|@version@|$(LIBMP_VERSION)|' $< > $@
+	$(LIBMP_PC_SED) $< > $@
 
 .PHONY: install-libmp
 install: install-libmp
-install-libmp: $(LIBMP_SO) $(B)/libmp/libmp.pc
+install-libmp: $(LIBMP_SO)
 	install -d $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(includedir)
 	install -m 0755 $(LIBMP_SO) $(DESTDIR)$(libdir)/libmp.so.1
 	ln -sfn libmp.so.1 $(DESTDIR)$(libdir)/libmp.so
 	install -m 0644 libmp/libmp.h $(DESTDIR)$(includedir)/libmp.h
 	install -d $(DESTDIR)$(includedir)/cmm-mp/linux
 	install -m 0644 include/uapi/linux/cmm_mp.h $(DESTDIR)$(includedir)/cmm-mp/linux/cmm_mp.h
-	install -m 0644 $(B)/libmp/libmp.pc $(DESTDIR)$(libdir)/pkgconfig/libmp.pc
+	@# generated here: the prefix of this install, not of an earlier build
+	$(LIBMP_PC_SED) libmp/libmp.pc.in > $(DESTDIR)$(libdir)/pkgconfig/libmp.pc
+	chmod 0644 $(DESTDIR)$(libdir)/pkgconfig/libmp.pc
 	$(if $(DESTDIR),,-ldconfig)
 
 .PHONY: uninstall-libmp
