@@ -19,6 +19,11 @@ static_assert(MP_NONE == CMM_MP_NONE, "MP_NONE");
 static_assert((int)MP_SEG_OFFLINE == (int)CMM_MP_SEG_OFFLINE, "seg state");
 static_assert((int)MP_SEG_ONLINE_RAM == (int)CMM_MP_SEG_ONLINE_RAM, "seg state");
 static_assert((int)MP_SEG_BUSY == (int)CMM_MP_SEG_BUSY, "seg state");
+static_assert((int)MP_SEG_FAILED == (int)CMM_MP_SEG_FAILED, "seg state");
+static_assert((int)MP_DEV_LOST == (int)CMM_MP_DEV_LOST, "dev state");
+static_assert((int)MP_POOL_CONFLICT == (int)CMM_MP_POOL_CONFLICT, "pool state");
+static_assert((int)MP_POOL_RUNTIME == (int)CMM_MP_POOL_RUNTIME, "pool state");
+static_assert((int)MP_POOL_DISCOVERY == (int)CMM_MP_POOL_DISCOVERY, "pool state");
 static_assert((int)MP_SEG_MODE_RAM == (int)CMM_MP_SEG_MODE_RAM, "seg mode");
 
 MP_EXPORT int mp_new(struct mp_ctx **ctx)

@@ -22,6 +22,8 @@ static int mp_device_parse(struct nlattr **tb, struct mp_device *d)
 {
 	int rc;
 
+	uint32_t local = 1;
+
 	memset(d, 0, sizeof(*d));
 	d->node = CMM_MP_NONE;
 	rc = mp_nla_u32(tb, CMM_MP_A_DEV_ID, &d->id);
@@ -51,6 +53,28 @@ static int mp_device_parse(struct nlattr **tb, struct mp_device *d)
 	if (!rc)
 		rc = mp_nla_opt(mp_nla_u64(tb, CMM_MP_A_BLOCK_SIZE,
 					   &d->block_size));
+	/* the pool-wide view; a kernel without it lists its device alone */
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_DEV_STATE, &d->state));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_DEV_FIRST_SEG,
+					   &d->first_seg));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u64(tb, CMM_MP_A_DEV_NHA, &d->nha));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_DEV_LOCAL, &local));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_POOL_STATE,
+					   &d->pool_state));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_POOL_GEN, &d->gen));
+	if (!rc && tb[CMM_MP_A_DEV_MAC]) {
+		if (nla_len(tb[CMM_MP_A_DEV_MAC]) != (int)sizeof(d->mac))
+			return -EPROTO;
+		memcpy(d->mac, nla_data(tb[CMM_MP_A_DEV_MAC]), sizeof(d->mac));
+		d->has_mac = true;
+	}
+	d->local = local != 0;
 	return rc;
 }
 
@@ -204,4 +228,59 @@ MP_EXPORT int mp_device_get_numa_node(struct mp_device *dev)
 MP_EXPORT uint64_t mp_device_get_block_size(struct mp_device *dev)
 {
 	return dev->block_size;
+}
+
+MP_EXPORT const uint8_t *mp_device_get_mac(struct mp_device *dev)
+{
+	return dev->has_mac ? dev->mac : NULL;
+}
+
+MP_EXPORT enum mp_dev_state mp_device_get_state(struct mp_device *dev)
+{
+	return (enum mp_dev_state)dev->state;
+}
+
+MP_EXPORT uint32_t mp_device_get_first_segment(struct mp_device *dev)
+{
+	return dev->first_seg;
+}
+
+MP_EXPORT uint64_t mp_device_get_nha(struct mp_device *dev)
+{
+	return dev->nha;
+}
+
+MP_EXPORT bool mp_device_is_local(struct mp_device *dev)
+{
+	return dev->local;
+}
+
+MP_EXPORT enum mp_pool_state mp_device_get_pool_state(struct mp_device *dev)
+{
+	return (enum mp_pool_state)dev->pool_state;
+}
+
+MP_EXPORT uint32_t mp_device_get_generation(struct mp_device *dev)
+{
+	return dev->gen;
+}
+
+MP_EXPORT const char *mp_dev_state_name(enum mp_dev_state state)
+{
+	switch (state) {
+	case MP_DEV_UP:		return "up";
+	case MP_DEV_LOST:	return "lost";
+	}
+	return "unknown";
+}
+
+MP_EXPORT const char *mp_pool_state_name(enum mp_pool_state state)
+{
+	switch (state) {
+	case MP_POOL_LOCAL:	return "local";
+	case MP_POOL_DISCOVERY:	return "discovery";
+	case MP_POOL_RUNTIME:	return "runtime";
+	case MP_POOL_CONFLICT:	return "conflict";
+	}
+	return "unknown";
 }

@@ -41,6 +41,14 @@ struct mp_device {
 	uint32_t nr_segs;
 	uint32_t node;
 	uint64_t block_size;
+	bool has_mac;
+	uint8_t mac[6];
+	uint32_t state;		/* enum mp_dev_state */
+	uint32_t first_seg;
+	uint64_t nha;
+	bool local;
+	uint32_t pool_state;	/* enum mp_pool_state */
+	uint32_t gen;
 };
 
 /* What one SEG_* message says about a segment. */

@@ -36,11 +36,37 @@ extern "C" {
  * @MP_SEG_OFFLINE: not mapped anywhere: the default
  * @MP_SEG_ONLINE_RAM: hot-added as System RAM on this host
  * @MP_SEG_BUSY: a state change is in progress
+ * @MP_SEG_FAILED: its backing device is lost; accesses fail
  */
 enum mp_seg_state {
 	MP_SEG_OFFLINE = 0,
 	MP_SEG_ONLINE_RAM = 1,
 	MP_SEG_BUSY = 2,
+	MP_SEG_FAILED = 3,
+};
+
+/**
+ * enum mp_dev_state - a pool member as every device sees it
+ * @MP_DEV_UP: member of the current generation
+ * @MP_DEV_LOST: known, but silent; its segments failed
+ */
+enum mp_dev_state {
+	MP_DEV_UP = 0,
+	MP_DEV_LOST = 1,
+};
+
+/**
+ * enum mp_pool_state - where discovery stands (Documentation/pool.rst)
+ * @MP_POOL_LOCAL: no discovery: the local device alone
+ * @MP_POOL_DISCOVERY: a discovery round is running
+ * @MP_POOL_RUNTIME: the pool is formed
+ * @MP_POOL_CONFLICT: duplicate chip ids: no pool
+ */
+enum mp_pool_state {
+	MP_POOL_LOCAL = 0,
+	MP_POOL_DISCOVERY = 1,
+	MP_POOL_RUNTIME = 2,
+	MP_POOL_CONFLICT = 3,
 };
 
 /**
@@ -268,6 +294,78 @@ int mp_device_get_numa_node(struct mp_device *dev);
  * Return: the block size (segments are multiples of it).
  */
 uint64_t mp_device_get_block_size(struct mp_device *dev);
+
+/**
+ * mp_device_get_mac() - the device's backend port address
+ * @dev: device
+ *
+ * Return: 6 bytes, or NULL when the kernel did not say (no pool formed).
+ */
+const uint8_t *mp_device_get_mac(struct mp_device *dev);
+
+/**
+ * mp_device_get_state() - is the device a member now, or lost?
+ * @dev: device
+ *
+ * Return: an enum mp_dev_state.
+ */
+enum mp_dev_state mp_device_get_state(struct mp_device *dev);
+
+/**
+ * mp_device_get_first_segment() - pool-wide number of its first segment
+ * @dev: device
+ *
+ * Return: the segment id; its segments are numbered on from it.
+ */
+uint32_t mp_device_get_first_segment(struct mp_device *dev);
+
+/**
+ * mp_device_get_nha() - the device pool offset
+ * @dev: device
+ *
+ * Return: the first normalized host address the device backs.
+ */
+uint64_t mp_device_get_nha(struct mp_device *dev);
+
+/**
+ * mp_device_is_local() - is this the host's own device?
+ * @dev: device
+ *
+ * Return: true for the local device (the only one with phys and node).
+ */
+bool mp_device_is_local(struct mp_device *dev);
+
+/**
+ * mp_device_get_pool_state() - where discovery stood when listed
+ * @dev: device
+ *
+ * Return: an enum mp_pool_state.
+ */
+enum mp_pool_state mp_device_get_pool_state(struct mp_device *dev);
+
+/**
+ * mp_device_get_generation() - membership generation of the pool
+ * @dev: device
+ *
+ * Return: the generation, 0 when no pool is formed.
+ */
+uint32_t mp_device_get_generation(struct mp_device *dev);
+
+/**
+ * mp_dev_state_name() - name of a device state
+ * @state: the state
+ *
+ * Return: "up", "lost" or "unknown".
+ */
+const char *mp_dev_state_name(enum mp_dev_state state);
+
+/**
+ * mp_pool_state_name() - name of a pool state
+ * @state: the state
+ *
+ * Return: "local", "discovery", "runtime", "conflict" or "unknown".
+ */
+const char *mp_pool_state_name(enum mp_pool_state state);
 
 #define mp_device_foreach(ctx, dev) \
 	for (dev = mp_device_get_first(ctx); dev; \

@@ -301,6 +301,7 @@ MP_EXPORT const char *mp_seg_state_name(enum mp_seg_state state)
 	case MP_SEG_OFFLINE:	return "offline";
 	case MP_SEG_ONLINE_RAM:	return "online-ram";
 	case MP_SEG_BUSY:	return "busy";
+	case MP_SEG_FAILED:	return "failed";
 	}
 	return "unknown";
 }

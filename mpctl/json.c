@@ -105,7 +105,9 @@ struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
 	add(o, "state", j_str(mp_seg_state_name(mp_segment_get_state(seg))),
 	    &ok);
 	add(o, "size", j_size(mp_segment_get_size(seg), flags), &ok);
-	add(o, "phys", j_addr(mp_segment_get_phys(seg), flags), &ok);
+	/* a segment of another device of the pool has no address here */
+	if (!dev || mp_device_is_local(dev))
+		add(o, "phys", j_addr(mp_segment_get_phys(seg), flags), &ok);
 	if (node >= 0)
 		add(o, "numa_node", json_object_new_int(node), &ok);
 	if (owner != MP_NONE)
@@ -145,8 +147,11 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 {
 	struct json_object *o = json_object_new_object();
 	int node = mp_device_get_numa_node(dev);
+	const uint8_t *mac = mp_device_get_mac(dev);
+	bool local = mp_device_is_local(dev);
 	struct mp_segment *seg;
 	uint32_t online = 0;
+	char macs[18];
 	bool ok = true;
 
 	if (!o)
@@ -154,8 +159,16 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 	add(o, "device", json_object_new_string(mp_device_get_name(dev)), &ok);
 	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), &ok);
 	add(o, "chip_id", j_addr(mp_device_get_chip_id(dev), flags), &ok);
+	if (mac) {
+		snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+		add(o, "mac", json_object_new_string(macs), &ok);
+	}
+	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))),
+	    &ok);
 	add(o, "size", j_size(mp_device_get_size(dev), flags), &ok);
-	add(o, "phys", j_addr(mp_device_get_phys(dev), flags), &ok);
+	if (local)
+		add(o, "phys", j_addr(mp_device_get_phys(dev), flags), &ok);
 	add(o, "segment_size", j_size(mp_device_get_seg_size(dev), flags),
 	    &ok);
 	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
@@ -163,11 +176,23 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 	if (node >= 0)
 		add(o, "numa_node", json_object_new_int(node), &ok);
 	if (flags & MPCTL_VERBOSE) {
-		mp_device_segment_foreach(dev, seg)
-			online += mp_segment_is_online(seg);
-		add(o, "segments_online", json_object_new_int64(online), &ok);
-		add(o, "block_size",
-		    j_size(mp_device_get_block_size(dev), flags), &ok);
+		add(o, "first_segment",
+		    json_object_new_int64(mp_device_get_first_segment(dev)), &ok);
+		add(o, "nha", j_addr(mp_device_get_nha(dev), flags), &ok);
+		add(o, "local", json_object_new_boolean(local), &ok);
+		add(o, "pool_state",
+		    j_str(mp_pool_state_name(mp_device_get_pool_state(dev))),
+		    &ok);
+		add(o, "generation",
+		    json_object_new_int64(mp_device_get_generation(dev)), &ok);
+		if (local) {
+			mp_device_segment_foreach(dev, seg)
+				online += mp_segment_is_online(seg);
+			add(o, "segments_online", json_object_new_int64(online),
+			    &ok);
+			add(o, "block_size",
+			    j_size(mp_device_get_block_size(dev), flags), &ok);
+		}
 	}
 	if (!ok) {
 		json_object_put(o);

@@ -71,6 +71,8 @@ void mp_backend_unregister(const struct mp_backend_ops *ops)
 		pr_info("backend %s unregistered\n", ops->name);
 	}
 	up_write(&backend_rwsem);
+	/* the pool it formed is gone with it */
+	mp_pool_reset(mp_dev_get_default());
 }
 EXPORT_SYMBOL_GPL(mp_backend_unregister);
 
@@ -119,6 +121,20 @@ u64 mp_local_size(void)
 	return d && d->va ? d->geo.size : 0;
 }
 EXPORT_SYMBOL_GPL(mp_local_size);
+
+/**
+ * mp_local_seg_size() - the segment size of the local device
+ *
+ * Every device of a pool must use the same; discovery builds the PAMT
+ * with it. Return: the size, 0 when there is no pool device.
+ */
+u64 mp_local_seg_size(void)
+{
+	struct mp_dev *d = mp_dev_get_default();
+
+	return d ? d->geo.seg_size : 0;
+}
+EXPORT_SYMBOL_GPL(mp_local_seg_size);
 
 /* Called with mem_lock held: may [offset, offset + len) be accessed? */
 static int mp_local_check(struct mp_dev *d, u64 offset, u32 len)

@@ -15,6 +15,7 @@
 #include <linux/if_ether.h>
 #include <linux/types.h>
 
+#include "mp_pamt.h"
 #include "mp_stats.h"
 
 struct module;
@@ -63,8 +64,13 @@ int mp_backend_read(u16 dst, u64 offset, void *buf, u32 len);
 int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len);
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
 
+/* The pool-wide view, from the backend's discovery (pool.c). */
+u64 mp_pool_chip_id(const u8 *mac);
+int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self);
+
 /* The local DRAM, for a backend serving remote requests. */
 u64 mp_local_size(void);
+u64 mp_local_seg_size(void);
 int mp_local_read(u64 offset, void *buf, u32 len);
 int mp_local_write(u64 offset, const void *buf, u32 len);
 

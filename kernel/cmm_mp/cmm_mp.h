@@ -13,6 +13,7 @@
 #include <net/netlink.h>
 #include <linux/cmm_mp.h>
 
+#include "mp_pamt.h"
 #include "mp_seg.h"
 
 #define MP_NAME_LEN		16
@@ -51,6 +52,7 @@ struct mp_seg {
  * @id: device id in the pool (rank of the chip id among the members)
  * @name: "mp0"
  * @chip_id: unique chip id
+ * @chip_id_param: @chip_id was given as a module parameter
  * @geo: DRAM range and segment geometry
  * @pool_offset: normalized host address of the first byte of this DRAM
  * @nid: NUMA node of the DRAM
@@ -63,11 +65,16 @@ struct mp_seg {
  * @mtype: memory tier type of @nid (slower than DRAM, as dax_kmem)
  * @device: class device in /sys/class/cmm_mp
  * @segs_kobj: the "segments" directory under @device
+ * @pool_state: enum cmm_mp_pool_state, under @lock
+ * @first_seg: pool-wide number of our segment 0 (PAMT), under @lock
+ * @pamt: the pool map of the current generation, valid in
+ *	CMM_MP_POOL_RUNTIME; under @lock
  */
 struct mp_dev {
 	u32 id;
 	char name[MP_NAME_LEN];
 	u64 chip_id;
+	bool chip_id_param;
 	struct mp_geometry geo;
 	u64 pool_offset;
 	int nid;
@@ -79,6 +86,9 @@ struct mp_dev {
 	struct memory_dev_type *mtype;
 	struct device *device;
 	struct kobject *segs_kobj;
+	u32 pool_state;
+	u32 first_seg;
+	struct mp_pamt pamt;
 };
 
 /* dev.c */
@@ -87,6 +97,12 @@ void mp_dev_destroy(struct mp_dev *d);
 struct mp_dev *mp_dev_get_default(void);
 void mp_dev_set_default(struct mp_dev *d);
 struct mp_seg *mp_dev_seg(struct mp_dev *d, u32 id);
+
+/* pool.c */
+bool mp_pool_runtime(const struct mp_dev *d);
+u32 mp_seg_pool_id(const struct mp_seg *s);
+void mp_pool_reset(struct mp_dev *d);
+const char *mp_pool_state_name(u32 state);
 
 /* seg_ram.c */
 int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack);

@@ -125,6 +125,7 @@ struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id)
 	spin_lock_init(&d->mem_lock);
 	strscpy(d->name, "mp0", sizeof(d->name));
 	d->chip_id = chip_id ? chip_id : get_random_u64();
+	d->chip_id_param = chip_id != 0;
 
 	ret = mp_geometry_init(&d->geo, r.base, r.size, seg_size, block);
 	if (ret) {

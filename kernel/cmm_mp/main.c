@@ -24,7 +24,7 @@ MODULE_PARM_DESC(seg_size, "segment size in bytes, a multiple of the memory bloc
 
 static unsigned long long chip_id;
 module_param(chip_id, ullong, 0444);
-MODULE_PARM_DESC(chip_id, "unique chip id (default: random until a backend supplies its MAC)");
+MODULE_PARM_DESC(chip_id, "unique chip id (default: the backend port's MAC address as a number; random until a backend starts)");
 
 static struct mp_dev *mp_dev0;
 

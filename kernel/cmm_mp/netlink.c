@@ -36,6 +36,7 @@ static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_MEMBLK_ONLINE] = { .type = NLA_REJECT },
 	[CMM_MP_A_MEMBLK_MOVABLE] = { .type = NLA_REJECT },
 	[CMM_MP_A_BACKEND ... CMM_MP_A_STATS_MALFORMED] = { .type = NLA_REJECT },
+	[CMM_MP_A_DEV_MAC ... CMM_MP_A_POOL_GEN] = { .type = NLA_REJECT },
 };
 
 static struct genl_family mp_nl_family;
@@ -48,6 +49,63 @@ static const struct genl_multicast_group mp_nl_mcgrps[] = {
 	[MP_NL_MCGRP_EVENTS] = { .name = CMM_MP_GENL_MCGRP_EVENTS },
 };
 
+/*
+ * Attributes every device message carries, the local device's and the
+ * remote ones' alike: what every member of the pool sees the same way.
+ * Called with d->lock held; @i is a device id of d->pamt in RUNTIME.
+ */
+static int mp_nl_put_pool_dev(struct sk_buff *skb, struct mp_dev *d, u32 i)
+{
+	bool pool = mp_pool_runtime(d);
+	const struct mp_pamt_entry *e = &d->pamt.dev[i];
+	char name[MP_NAME_LEN];
+
+	snprintf(name, sizeof(name), "mp%u", i);
+	if (nla_put_u32(skb, CMM_MP_A_DEV_ID, i) ||
+	    nla_put_string(skb, CMM_MP_A_DEV_NAME, name) ||
+	    nla_put_u32(skb, CMM_MP_A_DEV_LOCAL, i == d->id) ||
+	    nla_put_u32(skb, CMM_MP_A_POOL_STATE, d->pool_state) ||
+	    nla_put_u32(skb, CMM_MP_A_POOL_GEN, pool ? d->pamt.generation : 0))
+		return -EMSGSIZE;
+	if (!pool)
+		return nla_put_u32(skb, CMM_MP_A_DEV_STATE, CMM_MP_DEV_UP) ||
+		       nla_put_u32(skb, CMM_MP_A_DEV_FIRST_SEG, d->first_seg) ||
+		       nla_put_u64_64bit(skb, CMM_MP_A_DEV_NHA, d->pool_offset,
+					 CMM_MP_A_PAD) ? -EMSGSIZE : 0;
+	if (nla_put(skb, CMM_MP_A_DEV_MAC, ETH_ALEN, e->mac) ||
+	    nla_put_u32(skb, CMM_MP_A_DEV_STATE,
+			e->valid ? CMM_MP_DEV_UP : CMM_MP_DEV_LOST) ||
+	    nla_put_u32(skb, CMM_MP_A_DEV_FIRST_SEG, e->first_seg) ||
+	    nla_put_u64_64bit(skb, CMM_MP_A_DEV_NHA, e->nha, CMM_MP_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* A remote device of the pool: what the PAMT knows. d->lock held. */
+static int mp_nl_fill_rdev(struct sk_buff *skb, struct mp_dev *d, u32 i,
+			   u32 portid, u32 seq, int flags)
+{
+	const struct mp_pamt_entry *e = &d->pamt.dev[i];
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, flags,
+			  CMM_MP_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (mp_nl_put_pool_dev(skb, d, i) ||
+	    nla_put_u64_64bit(skb, CMM_MP_A_CHIP_ID, e->chip_id, CMM_MP_A_PAD) ||
+	    nla_put_u64_64bit(skb, CMM_MP_A_DEV_SIZE, e->size, CMM_MP_A_PAD) ||
+	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, d->pamt.seg_size,
+			      CMM_MP_A_PAD) ||
+	    nla_put_u32(skb, CMM_MP_A_NR_SEGS, e->nr_segs)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* The local device. d->lock held. */
 static int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
 			  u32 seq, int flags)
 {
@@ -57,8 +115,7 @@ static int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
 			  CMM_MP_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, CMM_MP_A_DEV_ID, d->id) ||
-	    nla_put_string(skb, CMM_MP_A_DEV_NAME, d->name) ||
+	if (mp_nl_put_pool_dev(skb, d, d->id) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_CHIP_ID, d->chip_id, CMM_MP_A_PAD) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_DEV_PHYS, d->geo.base, CMM_MP_A_PAD) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_DEV_SIZE, d->geo.size, CMM_MP_A_PAD) ||
@@ -88,8 +145,8 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, CMM_MP_A_SEG_ID, s->id) ||
-	    nla_put_u32(skb, CMM_MP_A_DEV_ID, d->id) ||
+	if (nla_put_u32(skb, CMM_MP_A_SEG_ID, mp_seg_pool_id(s)) ||
+	    nla_put_u32(skb, CMM_MP_A_DEV_ID, READ_ONCE(d->id)) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_NHA,
 			      d->pool_offset + s->phys - d->geo.base,
 			      CMM_MP_A_PAD) ||
@@ -111,39 +168,80 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 	return 0;
 }
 
-static struct mp_dev *mp_nl_dev(struct genl_info *info)
+/*
+ * A segment of another device of the pool: its backing device, state and
+ * owner. d->lock held, d->pamt valid, @id a remote segment of it.
+ */
+static int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
+			   u8 cmd, u32 portid, u32 seq, int flags)
 {
-	struct mp_dev *d = mp_dev_get_default();
+	u32 devid = 0, state;
+	u64 nha = 0;
+	void *hdr;
 
-	if (!d) {
-		NL_SET_ERR_MSG(info->extack, "no pool device");
-		return NULL;
+	if (mp_pamt_seg(&d->pamt, id, &devid, &nha, NULL))
+		state = CMM_MP_SEG_FAILED;
+	else
+		state = d->pamt.dev[devid].valid ? CMM_MP_SEG_OFFLINE :
+						   CMM_MP_SEG_FAILED;
+	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, CMM_MP_A_SEG_ID, id) ||
+	    nla_put_u32(skb, CMM_MP_A_DEV_ID, devid) ||
+	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_NHA, nha, CMM_MP_A_PAD) ||
+	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, d->pamt.seg_size,
+			      CMM_MP_A_PAD) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_MODE, CMM_MP_SEG_MODE_RAM) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, CMM_MP_NONE)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
 	}
-	if (info->attrs[CMM_MP_A_DEV_ID] &&
-	    nla_get_u32(info->attrs[CMM_MP_A_DEV_ID]) != d->id) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CMM_MP_A_DEV_ID],
-				    "no such device");
-		return NULL;
-	}
-	return d;
+	genlmsg_end(skb, hdr);
+	return 0;
 }
 
-static struct mp_seg *mp_nl_seg(struct genl_info *info)
+/*
+ * Pool-wide segment @id: a local one in *@local, or -EREMOTE for a segment
+ * of another device of the pool, -ENOENT for none. d->lock held.
+ */
+static int mp_nl_seg_find(struct mp_dev *d, u32 id, struct mp_seg **local)
 {
-	struct mp_dev *d = mp_nl_dev(info);
-	struct mp_seg *s;
+	*local = NULL;
+	if (id >= d->first_seg && id - d->first_seg < d->geo.nr_segs) {
+		*local = &d->segs[id - d->first_seg];
+		return 0;
+	}
+	if (mp_pool_runtime(d) && id < d->pamt.nr_segs)
+		return -EREMOTE;
+	return -ENOENT;
+}
 
-	if (!d)
-		return ERR_PTR(-ENOENT);
-	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
-		return ERR_PTR(-EINVAL);
-	s = mp_dev_seg(d, nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]));
-	if (!s) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CMM_MP_A_SEG_ID],
-				    "no such segment");
+/*
+ * The local segment a request names (pool-wide id), or an ERR_PTR:
+ * -ENOENT none, -EREMOTE a segment of another device (*@d is set then).
+ */
+static struct mp_seg *mp_nl_seg(struct genl_info *info, struct mp_dev **dp)
+{
+	struct mp_dev *d = mp_dev_get_default();
+	struct mp_seg *s;
+	int ret;
+
+	*dp = d;
+	if (!d) {
+		NL_SET_ERR_MSG(info->extack, "no pool device");
 		return ERR_PTR(-ENOENT);
 	}
-	return s;
+	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
+		return ERR_PTR(-EINVAL);
+	mutex_lock(&d->lock);
+	ret = mp_nl_seg_find(d, nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]), &s);
+	mutex_unlock(&d->lock);
+	if (ret == -ENOENT)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CMM_MP_A_SEG_ID],
+				    "no such segment");
+	return ret ? ERR_PTR(ret) : s;
 }
 
 static int mp_nl_reply_seg(struct genl_info *info, struct mp_seg *s, u8 cmd)
@@ -164,16 +262,36 @@ static int mp_nl_reply_seg(struct genl_info *info, struct mp_seg *s, u8 cmd)
 
 static int mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mp_dev *d = mp_nl_dev(info);
+	struct mp_dev *d = mp_dev_get_default();
 	struct sk_buff *msg;
+	u32 id;
 	int ret;
 
-	if (!d)
+	if (!d) {
+		NL_SET_ERR_MSG(info->extack, "no pool device");
 		return -ENOENT;
+	}
+	mutex_lock(&d->lock);
+	id = info->attrs[CMM_MP_A_DEV_ID] ?
+	     nla_get_u32(info->attrs[CMM_MP_A_DEV_ID]) : d->id;
+	if (id != d->id &&
+	    (!mp_pool_runtime(d) || id >= d->pamt.nr_devs)) {
+		mutex_unlock(&d->lock);
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CMM_MP_A_DEV_ID],
+				    "no such device");
+		return -ENOENT;
+	}
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		mutex_unlock(&d->lock);
 		return -ENOMEM;
-	ret = mp_nl_fill_dev(msg, d, info->snd_portid, info->snd_seq, 0);
+	}
+	if (id == d->id)
+		ret = mp_nl_fill_dev(msg, d, info->snd_portid, info->snd_seq, 0);
+	else
+		ret = mp_nl_fill_rdev(msg, d, id, info->snd_portid,
+				      info->snd_seq, 0);
+	mutex_unlock(&d->lock);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
@@ -181,58 +299,120 @@ static int mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* Every device of the pool by id; the local one alone outside RUNTIME. */
 static int mp_nl_dev_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
 	struct mp_dev *d = mp_dev_get_default();
+	u32 i, n;
+	int ret = 0;
+
+	if (!d)
+		return 0;
+	mutex_lock(&d->lock);
+	n = mp_pool_runtime(d) ? d->pamt.nr_devs : d->id + 1;
+	for (i = cb->args[0]; i < n; i++) {
+		if (!mp_pool_runtime(d) && i != d->id)
+			continue;
+		if (i == d->id)
+			ret = mp_nl_fill_dev(skb, d, NETLINK_CB(cb->skb).portid,
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		else
+			ret = mp_nl_fill_rdev(skb, d, i,
+					      NETLINK_CB(cb->skb).portid,
+					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&d->lock);
+	cb->args[0] = i;
+	/* a message that does not fit an empty skb never will */
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
+static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id)
+{
+	struct sk_buff *msg;
 	int ret;
 
-	if (cb->args[0] || !d)
-		return 0;
-	ret = mp_nl_fill_dev(skb, d, NETLINK_CB(cb->skb).portid,
-			     cb->nlh->nlmsg_seq, NLM_F_MULTI);
-	if (ret)
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&d->lock);
+	ret = mp_pool_runtime(d) && id < d->pamt.nr_segs ?
+	      mp_nl_fill_rseg(msg, d, id, CMM_MP_CMD_SEG_GET, info->snd_portid,
+			      info->snd_seq, 0) : -ENOENT;
+	mutex_unlock(&d->lock);
+	if (ret) {
+		nlmsg_free(msg);
 		return ret;
-	cb->args[0] = 1;
-	return skb->len;
+	}
+	return genlmsg_reply(msg, info);
 }
 
 static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mp_seg *s = mp_nl_seg(info);
+	struct mp_dev *d;
+	struct mp_seg *s = mp_nl_seg(info, &d);
 
+	if (PTR_ERR_OR_ZERO(s) == -EREMOTE)
+		return mp_nl_reply_rseg(info, d,
+					nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]));
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	return mp_nl_reply_seg(info, s, CMM_MP_CMD_SEG_GET);
 }
 
+/* Every segment of the pool by pool-wide id; local ones outside RUNTIME. */
 static int mp_nl_seg_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
 	struct mp_dev *d = mp_dev_get_default();
-	u32 i;
+	struct mp_seg *s;
+	u32 i, n;
+	int ret = 0;
 
 	if (!d)
 		return 0;
-	for (i = cb->args[0]; i < d->geo.nr_segs; i++) {
-		if (mp_nl_fill_seg(skb, &d->segs[i], CMM_MP_CMD_SEG_GET,
-				   NETLINK_CB(cb->skb).portid,
-				   cb->nlh->nlmsg_seq, NLM_F_MULTI))
+	mutex_lock(&d->lock);
+	n = mp_pool_runtime(d) ? d->pamt.nr_segs :
+	    d->first_seg + d->geo.nr_segs;
+	if (cb->args[0] < d->first_seg && !mp_pool_runtime(d))
+		cb->args[0] = d->first_seg;
+	for (i = cb->args[0]; i < n; i++) {
+		if (mp_nl_seg_find(d, i, &s) == -EREMOTE)
+			ret = mp_nl_fill_rseg(skb, d, i, CMM_MP_CMD_SEG_GET,
+					      NETLINK_CB(cb->skb).portid,
+					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		else if (s)
+			ret = mp_nl_fill_seg(skb, s, CMM_MP_CMD_SEG_GET,
+					     NETLINK_CB(cb->skb).portid,
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (ret)
 			break;
 	}
+	mutex_unlock(&d->lock);
 	cb->args[0] = i;
+	if (ret && !skb->len)
+		return ret;
 	return skb->len;
 }
 
 static int mp_nl_seg_change(struct genl_info *info, bool online)
 {
-	struct mp_seg *s = mp_nl_seg(info);
 	struct mp_dev *d;
+	struct mp_seg *s = mp_nl_seg(info, &d);
 	int ret;
 
+	if (PTR_ERR_OR_ZERO(s) == -EREMOTE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CMM_MP_A_SEG_ID],
+				    "segment is backed by another device of the pool: remote segments cannot be onlined yet");
+		return -EOPNOTSUPP;
+	}
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	d = s->dev;
 	mutex_lock(&d->lock);
 	if (online)
 		ret = mp_seg_online_ram(s, info->extack);

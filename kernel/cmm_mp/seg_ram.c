@@ -24,6 +24,7 @@ static const char * const mp_state_names[] = {
 	[CMM_MP_SEG_OFFLINE] = "offline",
 	[CMM_MP_SEG_ONLINE_RAM] = "online-ram",
 	[CMM_MP_SEG_BUSY] = "busy",
+	[CMM_MP_SEG_FAILED] = "failed",
 };
 
 const char *mp_seg_state_name(u32 state)

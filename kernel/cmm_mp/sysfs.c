@@ -2,7 +2,9 @@
 /*
  * cmm_mp: read-only state in sysfs.
  *
- *   /sys/class/cmm_mp/mp0/{chip_id,phys,size,segment_size,nr_segments,numa_node}
+ *   /sys/class/cmm_mp/mp0/{chip_id,phys,size,segment_size,nr_segments,numa_node,
+ *                          device_id,pool_state,first_segment,generation,
+ *                          pool_devices}
  *   /sys/class/cmm_mp/mp0/segments/segN/{state,phys,size,owner,memblock_first,
  *                                        memblock_count,memblock_online}
  */
@@ -31,7 +33,36 @@ MP_DEV_ATTR(size, "%llu", d->geo.size);
 MP_DEV_ATTR(segment_size, "%llu", d->geo.seg_size);
 MP_DEV_ATTR(nr_segments, "%u", d->geo.nr_segs);
 MP_DEV_ATTR(numa_node, "%d", d->nid);
-MP_DEV_ATTR(device_id, "%u", d->id);
+MP_DEV_ATTR(device_id, "%u", READ_ONCE(d->id));
+MP_DEV_ATTR(pool_state, "%s", mp_pool_state_name(READ_ONCE(d->pool_state)));
+MP_DEV_ATTR(first_segment, "%u", READ_ONCE(d->first_seg));
+
+/* The generation and size of the pool; 0 outside RUNTIME. */
+static ssize_t generation_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct mp_dev *d = dev_get_drvdata(dev);
+	u32 gen;
+
+	mutex_lock(&d->lock);
+	gen = mp_pool_runtime(d) ? d->pamt.generation : 0;
+	mutex_unlock(&d->lock);
+	return sysfs_emit(buf, "%u\n", gen);
+}
+static DEVICE_ATTR_RO(generation);
+
+static ssize_t pool_devices_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct mp_dev *d = dev_get_drvdata(dev);
+	u32 n;
+
+	mutex_lock(&d->lock);
+	n = mp_pool_runtime(d) ? d->pamt.nr_devs : 1;
+	mutex_unlock(&d->lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+static DEVICE_ATTR_RO(pool_devices);
 
 static struct attribute *mp_dev_attrs[] = {
 	&dev_attr_chip_id.attr,
@@ -41,6 +72,10 @@ static struct attribute *mp_dev_attrs[] = {
 	&dev_attr_nr_segments.attr,
 	&dev_attr_numa_node.attr,
 	&dev_attr_device_id.attr,
+	&dev_attr_pool_state.attr,
+	&dev_attr_first_segment.attr,
+	&dev_attr_generation.attr,
+	&dev_attr_pool_devices.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mp_dev);

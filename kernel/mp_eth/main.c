@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mp_eth: remote pool memory over raw Ethernet - module entry, the
- * configuration (module parameters until discovery fills it) and the
+ * configuration (module parameters), the membership the data path works
+ * with (a static table from peers=, or what discovery found) and the
  * backend the pool device calls.
  *
  * Documentation/mp_eth.rst describes the parameters and the test device,
@@ -25,11 +26,11 @@ MODULE_PARM_DESC(netdev, "backend port (default eth0)");
 
 static ushort devid;
 module_param(devid, ushort, 0444);
-MODULE_PARM_DESC(devid, "this device's id: its index in peers=");
+MODULE_PARM_DESC(devid, "this device's id: its index in peers= (static table only)");
 
 static char *peers;
 module_param(peers, charp, 0444);
-MODULE_PARM_DESC(peers, "MAC table indexed by device id: MAC0,MAC1,... (ours included)");
+MODULE_PARM_DESC(peers, "static MAC table indexed by device id: MAC0,MAC1,... (ours included); empty (default): discovery");
 
 static ushort ethertype_data = MP_ETH_P_DATA;
 module_param(ethertype_data, ushort, 0444);
@@ -75,6 +76,26 @@ static uint poll_us;
 module_param(poll_us, uint, 0444);
 MODULE_PARM_DESC(poll_us, "a one-frame request busy-polls this long for its response before sleeping (default 0)");
 
+static uint disc_interval_ms = 200;
+module_param(disc_interval_ms, uint, 0444);
+MODULE_PARM_DESC(disc_interval_ms, "discovery: a round broadcasts DISCOVER this often (default 200)");
+
+static uint disc_window_ms = 1000;
+module_param(disc_window_ms, uint, 0444);
+MODULE_PARM_DESC(disc_window_ms, "discovery: a round listens at least this long, and until nothing new came for 3 intervals (default 1000)");
+
+static uint disc_max_ms = 10000;
+module_param(disc_max_ms, uint, 0444);
+MODULE_PARM_DESC(disc_max_ms, "discovery: a round ends after this long whatever it hears (default 10000)");
+
+static uint hb_interval_ms = 500;
+module_param(hb_interval_ms, uint, 0444);
+MODULE_PARM_DESC(hb_interval_ms, "discovery: members broadcast a heartbeat this often (default 500)");
+
+static uint hb_timeout_ms = 3000;
+module_param(hb_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(hb_timeout_ms, "discovery: a member silent this long is lost and a new round starts (default 3000)");
+
 static struct mpe *mpe_dev;
 
 u32 mpe_max_payload(struct mpe *m)
@@ -101,10 +122,6 @@ static int mpe_parse_peers(struct mpe_config *c, const char *list)
 	char *dup, *s, *tok;
 	int ret = 0;
 
-	if (!list || !*list) {
-		pr_err("peers= is required: the MAC table, e.g. peers=52:54:00:6d:70:01,52:54:00:6d:70:02\n");
-		return -EINVAL;
-	}
 	dup = kstrdup(list, GFP_KERNEL);
 	if (!dup)
 		return -ENOMEM;
@@ -135,10 +152,29 @@ static int mpe_config_init(struct mpe_config *c)
 	int ret;
 
 	strscpy(c->netdev, netdev, sizeof(c->netdev));
-	ret = mpe_parse_peers(c, peers);
-	if (ret)
-		return ret;
-	if (devid >= c->nr_devs) {
+	c->discovery = !peers || !*peers;
+	c->disc_interval = (u64)disc_interval_ms * NSEC_PER_MSEC;
+	c->disc_window = (u64)disc_window_ms * NSEC_PER_MSEC;
+	c->disc_quiet = 3 * c->disc_interval;
+	c->disc_max = (u64)disc_max_ms * NSEC_PER_MSEC;
+	c->hb_interval = (u64)hb_interval_ms * NSEC_PER_MSEC;
+	c->hb_timeout = (u64)hb_timeout_ms * NSEC_PER_MSEC;
+	if (c->discovery) {
+		if (!disc_interval_ms || disc_window_ms < disc_interval_ms ||
+		    disc_max_ms < disc_window_ms || !hb_interval_ms ||
+		    hb_timeout_ms < 2 * hb_interval_ms) {
+			pr_err("need 0 < disc_interval_ms <= disc_window_ms <= disc_max_ms and 0 < 2 * hb_interval_ms <= hb_timeout_ms\n");
+			return -EINVAL;
+		}
+		if (devid)
+			pr_info("devid=%u ignored: discovery assigns device ids\n",
+				devid);
+	} else {
+		ret = mpe_parse_peers(c, peers);
+		if (ret)
+			return ret;
+	}
+	if (!c->discovery && devid >= c->nr_devs) {
 		pr_err("devid=%u is not an index of peers= (%u entries)\n",
 		       devid, c->nr_devs);
 		return -EINVAL;
@@ -177,6 +213,61 @@ static int mpe_config_init(struct mpe_config *c)
 	return 0;
 }
 
+/**
+ * mpe_memb_set() - replace the membership the data path works with
+ * @m: the transport
+ * @n: the new one (copied)
+ *
+ * Sleeps: returns once no reader of the old one is left (RCU).
+ * Return: 0 or -ENOMEM.
+ */
+int mpe_memb_set(struct mpe *m, const struct mpe_memb *n)
+{
+	struct mpe_memb *nb, *old;
+
+	nb = kmemdup(n, sizeof(*n), GFP_KERNEL);
+	if (!nb)
+		return -ENOMEM;
+	mutex_lock(&m->memb_mutex);
+	old = rcu_replace_pointer(m->memb, nb,
+				  lockdep_is_held(&m->memb_mutex));
+	mutex_unlock(&m->memb_mutex);
+	synchronize_rcu();
+	kfree(old);
+	return 0;
+}
+
+/* A copy of the current membership. */
+void mpe_memb_get(struct mpe *m, struct mpe_memb *out)
+{
+	rcu_read_lock();
+	*out = *rcu_dereference(m->memb);
+	rcu_read_unlock();
+}
+
+/* The static table of peers=: running from the start, every device valid. */
+static int mpe_memb_init(struct mpe *m)
+{
+	struct mpe_memb *mb = kzalloc(sizeof(*mb), GFP_KERNEL);
+	unsigned int i;
+
+	if (!mb)
+		return -ENOMEM;
+	if (m->cfg.discovery) {
+		mb->devid = MP_ETH_DEV_ANY;
+	} else {
+		mb->running = true;
+		mb->gen = m->cfg.gen;
+		mb->devid = m->cfg.devid;
+		mb->nr_devs = m->cfg.nr_devs;
+		mb->valid = GENMASK(m->cfg.nr_devs - 1, 0);
+		for (i = 0; i < m->cfg.nr_devs; i++)
+			ether_addr_copy(mb->mac[i], m->cfg.mac[i]);
+	}
+	RCU_INIT_POINTER(m->memb, mb);
+	return 0;
+}
+
 static int mpe_backend_read(void *priv, u16 dst, u64 offset, void *buf,
 			    u32 len)
 {
@@ -195,15 +286,21 @@ static int mpe_backend_peer_stats(void *priv, unsigned int idx,
 				  struct mp_backend_peer *p)
 {
 	struct mpe *m = priv;
+	u16 self, nr;
 
 	/* every device of the table but ourselves */
-	if (idx >= m->cfg.devid)
-		idx++;
-	if (idx >= m->cfg.nr_devs)
-		return -ENOENT;
 	memset(p, 0, sizeof(*p));
+	rcu_read_lock();
+	self = rcu_dereference(m->memb)->devid;
+	nr = rcu_dereference(m->memb)->nr_devs;
+	if (idx >= self)
+		idx++;
+	if (idx < nr)
+		ether_addr_copy(p->mac, rcu_dereference(m->memb)->mac[idx]);
+	rcu_read_unlock();
+	if (idx >= nr)
+		return -ENOENT;
 	p->id = idx;
-	ether_addr_copy(p->mac, m->cfg.mac[idx]);
 	mpe_peer_stats(m, idx, &p->st, &p->inflight, &p->reachable);
 	return 0;
 }
@@ -245,7 +342,11 @@ static int __init mpe_init(void)
 	if (!m)
 		return -ENOMEM;
 	atomic64_set(&m->dropped, 0);
+	mutex_init(&m->memb_mutex);
 	ret = mpe_config_init(&m->cfg);
+	if (ret)
+		goto err_free;
+	ret = mpe_memb_init(m);
 	if (ret)
 		goto err_free;
 	if (!mp_local_size()) {
@@ -260,7 +361,8 @@ static int __init mpe_init(void)
 		goto err_free;
 	}
 	netdev_tracker_alloc(m->ndev, &m->ndev_tracker, GFP_KERNEL);
-	if (!ether_addr_equal(m->ndev->dev_addr, m->cfg.mac[m->cfg.devid]))
+	if (!m->cfg.discovery &&
+	    !ether_addr_equal(m->ndev->dev_addr, m->cfg.mac[m->cfg.devid]))
 		pr_info("%s has %pM, peers= lists %pM for devid %u\n",
 			m->cfg.netdev, m->ndev->dev_addr,
 			m->cfg.mac[m->cfg.devid], m->cfg.devid);
@@ -286,13 +388,26 @@ static int __init mpe_init(void)
 	ret = mpe_testdev_init(m);
 	if (ret)
 		goto err_backend;
+	if (m->cfg.discovery) {
+		ret = mpe_disc_start(m);
+		if (ret)
+			goto err_testdev;
+		pr_info("discovery on %s, %u bytes per frame, EtherTypes %#06x/%#06x, a dead peer fails after %llu ms\n",
+			m->cfg.netdev, mpe_max_payload(m), m->cfg.etype_data,
+			m->cfg.etype_ctrl,
+			mp_rift_fail_time(&m->cfg.rift) / NSEC_PER_MSEC);
+	} else {
+		pr_info("device %u of %u on %s, %u bytes per frame, EtherTypes %#06x/%#06x, first SN %#06x, a dead peer fails after %llu ms\n",
+			m->cfg.devid, m->cfg.nr_devs, m->cfg.netdev,
+			mpe_max_payload(m), m->cfg.etype_data,
+			m->cfg.etype_ctrl, m->cfg.start_sn,
+			mp_rift_fail_time(&m->cfg.rift) / NSEC_PER_MSEC);
+	}
 	mpe_dev = m;
-	pr_info("device %u of %u on %s, %u bytes per frame, EtherTypes %#06x/%#06x, first SN %#06x, a dead peer fails after %llu ms\n",
-		m->cfg.devid, m->cfg.nr_devs, m->cfg.netdev,
-		mpe_max_payload(m), m->cfg.etype_data, m->cfg.etype_ctrl,
-		m->cfg.start_sn, mp_rift_fail_time(&m->cfg.rift) / NSEC_PER_MSEC);
 	return 0;
 
+err_testdev:
+	mpe_testdev_exit();
 err_backend:
 	mp_backend_unregister(&mpe_backend_ops);
 err_rx:
@@ -303,6 +418,7 @@ err_requester:
 err_put:
 	netdev_put(m->ndev, &m->ndev_tracker);
 err_free:
+	kfree(rcu_access_pointer(m->memb));
 	kfree(m);
 	return ret;
 }
@@ -313,11 +429,15 @@ static void __exit mpe_exit(void)
 
 	/* no caller left: the test device is closed, the backend unhooked */
 	mpe_testdev_exit();
+	/* no more rounds: the pool view goes back to the local device */
+	mpe_disc_stop(m);
 	mp_backend_unregister(&mpe_backend_ops);
 	mpe_rx_stop(m);
 	unregister_netdevice_notifier(&m->nb);
 	mpe_requester_exit(m);
 	netdev_put(m->ndev, &m->ndev_tracker);
+	kfree(m->disc);
+	kfree(rcu_access_pointer(m->memb));
 	kfree(m);
 }
 

@@ -3,6 +3,10 @@
  * mp_eth: internal interfaces of the raw-Ethernet transport.
  *
  * Locking (nothing in kernel/common locks or allocates):
+ *  - the membership (struct mpe_memb: our device id, the MAC table, the
+ *    generation) is read under RCU and replaced whole under memb_mutex
+ *    (discovery.c); the data path only runs while it says "running";
+ *  - mpe_disc.lock: discovery's member tables (discovery.c);
  *  - rift_lock: the RIFT, every struct mpe_xfer's counters, the requester
  *    counters (mpe_peer.rq) and the retransmission timer;
  *  - mpe_peer.lock: that peer's receive window and responder counters;
@@ -14,6 +18,9 @@
 #define _MP_ETH_H
 
 #include <linux/hrtimer.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -43,8 +50,17 @@
  * @rift: timeouts and retries
  * @gap_timeout: responder hole timeout, above mp_rift_fail_time()
  * @poll_ns: a one-frame transfer busy-polls this long before sleeping
+ * @discovery: no static table (@mac, @devid, @nr_devs, @gen unused):
+ *	discovery finds the members (discovery.c)
+ * @disc_interval: a discovery round broadcasts DISCOVER this often
+ * @disc_window: a round lasts at least this long ...
+ * @disc_quiet: ... and until nothing new was heard for this long ...
+ * @disc_max: ... but never longer than this
+ * @hb_interval: members broadcast a heartbeat this often
+ * @hb_timeout: a member silent this long is lost (a new round starts)
  *
- * Filled from module parameters today; discovery fills it later.
+ * Filled from module parameters. With a static table (peers=) it is the
+ * membership for good; with discovery, rounds replace struct mpe_memb.
  */
 struct mpe_config {
 	char netdev[IFNAMSIZ];
@@ -60,7 +76,36 @@ struct mpe_config {
 	struct mp_rift_params rift;
 	u64 gap_timeout;
 	u64 poll_ns;
+	bool discovery;
+	u64 disc_interval;
+	u64 disc_window;
+	u64 disc_quiet;
+	u64 disc_max;
+	u64 hb_interval;
+	u64 hb_timeout;
 };
+
+/**
+ * struct mpe_memb - the membership the data path works with (RCU)
+ * @rcu: freed after a grace period
+ * @running: the pool is formed: data frames may flow
+ * @gen: generation; data frames of any other are dropped
+ * @devid: our device id (MP_ETH_DEV_ANY when not running)
+ * @nr_devs: entries of @mac
+ * @valid: bit i set when device i is a member now (clear: lost)
+ * @mac: MAC table indexed by device id
+ */
+struct mpe_memb {
+	struct rcu_head rcu;
+	bool running;
+	u32 gen;
+	u16 devid;
+	u16 nr_devs;
+	u32 valid;
+	u8 mac[MPE_MAX_DEVS][ETH_ALEN];
+};
+
+struct mpe_disc;
 
 struct mpe_peer {
 	spinlock_t lock;		/* win, rs */
@@ -72,6 +117,9 @@ struct mpe_peer {
 
 struct mpe {
 	struct mpe_config cfg;
+	struct mpe_memb __rcu *memb;	/* replaced under memb_mutex */
+	struct mutex memb_mutex;	/* serializes membership changes */
+	struct mpe_disc *disc;		/* NULL with a static table */
 	struct net_device *ndev;
 	netdevice_tracker ndev_tracker;
 	struct packet_type pt_data;
@@ -108,11 +156,16 @@ struct mpe_xfer {
 /* main.c */
 u32 mpe_max_payload(struct mpe *m);
 
+int mpe_memb_set(struct mpe *m, const struct mpe_memb *n);
+void mpe_memb_get(struct mpe *m, struct mpe_memb *out);
+
 /* tx.c */
 struct sk_buff *mpe_frame_alloc(struct mpe *m, u32 payload, gfp_t gfp);
 u8 *mpe_frame_payload(struct sk_buff *skb);
 int mpe_frame_send(struct mpe *m, struct sk_buff *skb,
 		   const struct mp_frame *f);
+int mpe_frame_send_to(struct mpe *m, struct sk_buff *skb,
+		      const struct mp_frame *f, const u8 *dst_mac);
 
 /* rx.c */
 int mpe_rx_start(struct mpe *m);
@@ -124,6 +177,13 @@ void mpe_requester_exit(struct mpe *m);
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);
+void mpe_transport_reset(struct mpe *m, int err);
+
+/* discovery.c */
+int mpe_disc_start(struct mpe *m);
+void mpe_disc_stop(struct mpe *m);
+void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb,
+		  const struct mp_frame *f);
 
 /* responder.c */
 void mpe_responder_init(struct mpe *m);

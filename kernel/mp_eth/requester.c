@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ktime.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -28,12 +29,17 @@
 static void mpe_header(struct mpe *m, const struct mp_rift_entry *e,
 		       bool retx, struct mp_frame *f)
 {
+	const struct mpe_memb *mb;
+
 	memset(f, 0, sizeof(*f));
 	f->op = e->op;
 	f->flags = MP_ETH_F_ACK | (retx ? MP_ETH_F_RETX : 0);
-	f->src = m->cfg.devid;
+	rcu_read_lock();
+	mb = rcu_dereference(m->memb);
+	f->src = mb->devid;
+	f->gen = mb->gen;
+	rcu_read_unlock();
 	f->dst = e->dst;
-	f->gen = m->cfg.gen;
 	f->sn = e->sn;
 	f->tag = e->tag;
 	f->ack = mp_rift_ack(&m->rift, e->dst);
@@ -161,7 +167,10 @@ static int mpe_xfer_local(struct mpe *m, u8 op, u64 offset, u8 *buf, u32 len)
  * transfer are not ordered among themselves.
  *
  * Return: 0 or the first error: -ETIMEDOUT (a frame ran out of retries),
- * -EHOSTUNREACH (the peer failed recently), a NAK's errno, -ENOMEM.
+ * -EHOSTUNREACH (the peer failed recently), a NAK's errno, -ENOMEM;
+ * with discovery also -EAGAIN (no pool formed: a round is running, or
+ * chip ids conflict), -EIO at once for a device that was lost, and
+ * -ENETRESET when a new round started while the transfer was in flight.
  */
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
 {
@@ -169,16 +178,34 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
 		.op = op, .dst = dst, .offset = offset, .len = len, .buf = buf,
 	};
 	struct sk_buff *skb = NULL;
+	const struct mpe_memb *mb;
 	struct mp_rift_entry *e;
-	u32 issued = 0, chunk = 0;
+	u32 issued = 0, chunk = 0, valid;
+	u16 self, nr_devs;
 	struct mp_frame f;
 	int ret, err = 0;
+	bool running;
 	u64 credit;
 
-	if (dst >= m->cfg.nr_devs || !len || offset + len < offset)
+	rcu_read_lock();
+	mb = rcu_dereference(m->memb);
+	running = mb->running;
+	self = mb->devid;
+	nr_devs = mb->nr_devs;
+	valid = mb->valid;
+	rcu_read_unlock();
+	if (!running)
+		return -EAGAIN;
+	if (dst >= nr_devs || !len || offset + len < offset)
 		return -EINVAL;
-	if (dst == m->cfg.devid)
+	if (dst == self)
 		return mpe_xfer_local(m, op, offset, buf, len);
+	if (!(valid & BIT(dst))) {
+		spin_lock_bh(&m->rift_lock);
+		m->peer[dst].rq.fast_fails++;
+		spin_unlock_bh(&m->rift_lock);
+		return -EIO;
+	}
 
 	while (issued < len) {
 		if (!skb) {
@@ -280,6 +307,37 @@ out:
 	spin_unlock(&m->rift_lock);
 }
 
+/**
+ * mpe_transport_reset() - forget every peer's sequence state
+ * @m: the transport
+ * @err: what the requests in flight fail with
+ *
+ * For a new generation (discovery.c), once the data path is closed: every
+ * request in flight fails, every destination starts again from a random
+ * sequence number and every receive window waits to sync on its peer's
+ * first request.
+ */
+void mpe_transport_reset(struct mpe *m, int err)
+{
+	struct mp_rift_entry *e;
+	unsigned int pos = 0, i;
+
+	spin_lock_bh(&m->rift_lock);
+	while ((e = mp_rift_next_busy(&m->rift, &pos)))
+		mpe_entry_done(m, e, err);
+	for (i = 0; i < MPE_MAX_DEVS; i++)
+		mp_rift_peer_reset(&m->rift, i, get_random_u16());
+	spin_unlock_bh(&m->rift_lock);
+	for (i = 0; i < MPE_MAX_DEVS; i++) {
+		struct mpe_peer *p = &m->peer[i];
+
+		spin_lock_bh(&p->lock);
+		mp_window_reset(&p->win);
+		p->win_skipped = p->win.skipped;
+		spin_unlock_bh(&p->lock);
+	}
+}
+
 int mpe_requester_init(struct mpe *m)
 {
 	unsigned int n = m->cfg.entries;
@@ -290,13 +348,14 @@ int mpe_requester_init(struct mpe *m)
 	hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	m->timer.function = mpe_timer_fn;
 	m->ent = kvcalloc(n, sizeof(*m->ent), GFP_KERNEL);
-	m->rpeer = kcalloc(m->cfg.nr_devs, sizeof(*m->rpeer), GFP_KERNEL);
+	/* every possible device: discovery may fill the whole table */
+	m->rpeer = kcalloc(MPE_MAX_DEVS, sizeof(*m->rpeer), GFP_KERNEL);
 	if (!m->ent || !m->rpeer) {
 		ret = -ENOMEM;
 		goto err;
 	}
 	ret = mp_rift_init(&m->rift, &m->cfg.rift, m->ent, n, m->rpeer,
-			   m->cfg.nr_devs, m->cfg.start_sn);
+			   MPE_MAX_DEVS, m->cfg.start_sn);
 	if (ret)
 		goto err;
 	return 0;

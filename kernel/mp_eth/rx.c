@@ -7,9 +7,10 @@
  * RIFT only if it was sent to us (not PACKET_OTHERHOST), decodes
  * (mp_frame_decode() on a linear skb), carries an opcode of its EtherType,
  * names us as dst and a known peer as src, comes from that peer's MAC and
- * is of our generation. Everything else is dropped and counted: per peer
- * as malformed when its MAC is known, else in m->dropped. Nothing here
- * warns.
+ * is of our generation, while the pool is formed (struct mpe_memb
+ * running). Control frames go to discovery (discovery.c). Everything else
+ * is dropped and counted: per peer as malformed when its MAC is known,
+ * else in m->dropped. Nothing here warns.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,12 +20,12 @@
 #include "mp_eth.h"
 #include "mp_eth_trace.h"
 
-static int mpe_peer_by_mac(struct mpe *m, const u8 *mac)
+static int mpe_peer_by_mac(const struct mpe_memb *mb, const u8 *mac)
 {
 	unsigned int i;
 
-	for (i = 0; i < m->cfg.nr_devs; i++)
-		if (i != m->cfg.devid && ether_addr_equal(mac, m->cfg.mac[i]))
+	for (i = 0; i < mb->nr_devs; i++)
+		if (i != mb->devid && ether_addr_equal(mac, mb->mac[i]))
 			return i;
 	return -1;
 }
@@ -48,6 +49,7 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 {
 	struct mpe *m = pt->af_packet_priv;
 	bool ctrl = pt == &m->pt_ctrl;
+	const struct mpe_memb *mb;
 	struct mp_frame f;
 	int peer;
 
@@ -60,17 +62,25 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	if (skb_linearize(skb))
 		goto drop;
 
-	peer = mpe_peer_by_mac(m, eth_hdr(skb)->h_source);
+	/* receive handlers run under rcu_read_lock() */
+	mb = rcu_dereference(m->memb);
+	peer = mpe_peer_by_mac(mb, eth_hdr(skb)->h_source);
 	if (mp_frame_decode(skb->data, skb->len, mpe_max_payload(m), &f) ||
 	    ctrl != mp_frame_op_is_control(f.op)) {
 		mpe_malformed(m, peer);
 		goto drop;
 	}
-	/* Discovery and membership are handled by a later version. */
-	if (ctrl)
-		goto drop;
-	if (peer < 0 || f.src != peer || f.dst != m->cfg.devid ||
-	    f.gen != m->cfg.gen) {
+	if (ctrl) {
+		/* with a static table there is no discovery to answer */
+		/* pairs with the release in mpe_disc_start() */
+		if (!smp_load_acquire(&m->disc))
+			goto drop;
+		mpe_disc_rcv(m, skb, &f);
+		consume_skb(skb);
+		return NET_RX_SUCCESS;
+	}
+	if (!mb->running || peer < 0 || f.src != peer || f.dst != mb->devid ||
+	    f.gen != mb->gen) {
 		mpe_malformed(m, peer);
 		goto drop;
 	}

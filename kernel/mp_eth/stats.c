@@ -25,7 +25,7 @@ static void mpe_stats_add(struct mp_peer_stats *d,
 /**
  * mpe_peer_stats() - counters and state of peer @id
  * @m: the transport
- * @id: device id, < m->cfg.nr_devs
+ * @id: device id, < MPE_MAX_DEVS
  * @st: the sum of requester and responder counters
  * @inflight: requests to @id in flight
  * @reachable: false after a timeout, until the peer answers again

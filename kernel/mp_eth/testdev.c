@@ -65,8 +65,10 @@ static long mpe_ioc_info(struct mpe *m, void __user *arg)
 	struct mpe_test_info i;
 
 	memset(&i, 0, sizeof(i));
-	i.devid = m->cfg.devid;
-	i.nr_devs = m->cfg.nr_devs;
+	rcu_read_lock();
+	i.devid = rcu_dereference(m->memb)->devid;
+	i.nr_devs = rcu_dereference(m->memb)->nr_devs;
+	rcu_read_unlock();
 	i.max_payload = mpe_max_payload(m);
 	i.rift_entries = m->cfg.entries;
 	i.inflight = mpe_inflight(m);
@@ -83,10 +85,14 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 	struct mp_peer_stats st;
 	bool reachable;
 	u32 inflight;
+	u16 nr;
 
 	if (copy_from_user(&p, arg, sizeof(p)))
 		return -EFAULT;
-	if (p.id >= m->cfg.nr_devs)
+	rcu_read_lock();
+	nr = rcu_dereference(m->memb)->nr_devs;
+	rcu_read_unlock();
+	if (p.id >= nr)
 		return -ENOENT;
 	mpe_peer_stats(m, p.id, &st, &inflight, &reachable);
 	p.reachable = reachable;

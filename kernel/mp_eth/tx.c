@@ -49,19 +49,46 @@ u8 *mpe_frame_payload(struct sk_buff *skb)
  * mpe_frame_send() - encode @f into @skb's header and transmit it
  * @m: the transport
  * @skb: from mpe_frame_alloc(), payload filled in; always consumed
- * @f: the header; @f->dst selects the destination MAC
+ * @f: the header of a data frame; @f->dst selects the destination MAC
  *
  * Return: 0, or -errno when the frame could not be handed to the port
- * (the requester's retransmission covers a loss either way).
+ * (the requester's retransmission covers a loss either way), -ESTALE for a
+ * frame of another generation than the current one.
  */
 int mpe_frame_send(struct mpe *m, struct sk_buff *skb,
 		   const struct mp_frame *f)
 {
+	const struct mpe_memb *mb;
+	u8 dst_mac[ETH_ALEN];
+
+	rcu_read_lock();
+	mb = rcu_dereference(m->memb);
+	/* a frame built for another generation must not go out */
+	if (f->dst >= mb->nr_devs || f->gen != mb->gen) {
+		rcu_read_unlock();
+		kfree_skb(skb);
+		return -ESTALE;
+	}
+	ether_addr_copy(dst_mac, mb->mac[f->dst]);
+	rcu_read_unlock();
+	return mpe_frame_send_to(m, skb, f, dst_mac);
+}
+
+/**
+ * mpe_frame_send_to() - encode @f into @skb's header and send it to @dst_mac
+ * @m: the transport
+ * @skb: from mpe_frame_alloc(), payload filled in; always consumed
+ * @f: the header
+ * @dst_mac: destination address (the broadcast address for discovery)
+ *
+ * Return: as mpe_frame_send().
+ */
+int mpe_frame_send_to(struct mpe *m, struct sk_buff *skb,
+		      const struct mp_frame *f, const u8 *dst_mac)
+{
 	struct net_device *dev = m->ndev;
 	u16 etype = mp_frame_op_is_control(f->op) ? m->cfg.etype_ctrl :
 		    m->cfg.etype_data;
-	const u8 *dst_mac = f->dst < m->cfg.nr_devs ? m->cfg.mac[f->dst] :
-			    dev->broadcast;
 	int ret;
 
 	ret = mp_frame_encode(f, U32_MAX, skb_network_header(skb),

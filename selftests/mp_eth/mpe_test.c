@@ -153,6 +153,12 @@ static const char *ename(int err)
 		return "ERANGE";
 	case EACCES:
 		return "EACCES";
+	case EIO:
+		return "EIO";
+	case EAGAIN:
+		return "EAGAIN";
+	case ENETRESET:
+		return "ENETRESET";
 	default:
 		snprintf(buf, sizeof(buf), "errno %d", -err);
 		return buf;

@@ -79,6 +79,14 @@ enum cmm_mp_attr {
 	CMM_MP_A_STATS_SKIPPED,	/* sequence numbers given up by the window */
 	CMM_MP_A_STATS_FAST_FAILS,	/* requests refused: peer unreachable */
 	CMM_MP_A_STATS_MALFORMED,	/* undecodable frames from its address */
+	/* pool-wide view (DEV_GET, SEG_GET); added in version 1 */
+	CMM_MP_A_DEV_MAC,	/* binary, 6 bytes: the device's backend port */
+	CMM_MP_A_DEV_STATE,	/* u32: enum cmm_mp_dev_state */
+	CMM_MP_A_DEV_FIRST_SEG,	/* u32: its first segment, pool-wide */
+	CMM_MP_A_DEV_NHA,	/* u64: its device pool offset (first NHA) */
+	CMM_MP_A_DEV_LOCAL,	/* u32: 1 for this host's own device */
+	CMM_MP_A_POOL_STATE,	/* u32: enum cmm_mp_pool_state */
+	CMM_MP_A_POOL_GEN,	/* u32: membership generation */
 	__CMM_MP_A_MAX,
 };
 
@@ -88,12 +96,29 @@ enum cmm_mp_seg_state {
 	CMM_MP_SEG_OFFLINE,	/* not mapped anywhere: the default */
 	CMM_MP_SEG_ONLINE_RAM,	/* hot-added as System RAM on this host */
 	CMM_MP_SEG_BUSY,	/* a state change is in progress */
+	CMM_MP_SEG_FAILED,	/* its backing device is lost: accesses fail */
 	__CMM_MP_SEG_STATE_MAX,
 };
 
 enum cmm_mp_seg_mode {
 	CMM_MP_SEG_MODE_RAM,	/* System RAM through memory hotplug */
 	__CMM_MP_SEG_MODE_MAX,
+};
+
+/* A pool member as every device sees it (Documentation/pool.rst). */
+enum cmm_mp_dev_state {
+	CMM_MP_DEV_UP,		/* member of the current generation */
+	CMM_MP_DEV_LOST,	/* known, but silent: its segments failed */
+	__CMM_MP_DEV_STATE_MAX,
+};
+
+/* Where discovery stands (Documentation/pool.rst, "State machine"). */
+enum cmm_mp_pool_state {
+	CMM_MP_POOL_LOCAL,	/* no discovery: the local device alone */
+	CMM_MP_POOL_DISCOVERY,	/* a round is running; data path closed */
+	CMM_MP_POOL_RUNTIME,	/* every member computed the same PAMT */
+	CMM_MP_POOL_CONFLICT,	/* duplicate chip ids: pool not formed */
+	__CMM_MP_POOL_STATE_MAX,
 };
 
 #endif /* _UAPI_LINUX_CMM_MP_H */

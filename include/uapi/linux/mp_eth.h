@@ -116,8 +116,13 @@ struct mp_eth_hdr {
  * capacity   bytes of DRAM the device contributes to the pool.
  * mac        unicast MAC of the device's backend port.
  * dev_count  devices the sender currently knows, itself included (>= 1).
- * gen        the sender's membership generation (equals the header's gen).
+ * gen        the sender's discovery round (equals the header's gen); a round
+ *            that forms a pool gives it its membership generation.
  * mtu        largest L2 payload the sender accepts (>= MP_ETH_HDR_LEN + 1).
+ *
+ * A broadcast DISCOVER_ACK whose mac is not the sender's is a proxy report:
+ * chip_id, capacity, mac and mtu then describe a pool member the sender
+ * lost (Documentation/pool.rst).
  */
 struct mp_eth_discover {
 	__be64	chip_id;	/*  0 */
