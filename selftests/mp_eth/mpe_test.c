@@ -368,7 +368,11 @@ static void *rand_worker(void *arg)
 		}
 		w->moved += len;
 	}
-	/* and at the end, all of it once more */
+	/* and at the end, all of it once more, in pieces that fit w->buf */
+	if (chunk > w->maxlen)
+		chunk = w->maxlen;
+	if (chunk > w->size)
+		chunk = w->size;
 	for (off = 0; off < w->size && !w->errors; off += len) {
 		len = w->size - off < chunk ? w->size - off : chunk;
 		ret = xfer(MPE_TEST_READ, w->dst, w->base + off, w->buf, len,
