@@ -20,6 +20,7 @@ static_assert((int)MP_SEG_OFFLINE == (int)CMM_MP_SEG_OFFLINE, "seg state");
 static_assert((int)MP_SEG_ONLINE_RAM == (int)CMM_MP_SEG_ONLINE_RAM, "seg state");
 static_assert((int)MP_SEG_BUSY == (int)CMM_MP_SEG_BUSY, "seg state");
 static_assert((int)MP_SEG_FAILED == (int)CMM_MP_SEG_FAILED, "seg state");
+static_assert((int)MP_SEG_OWNED == (int)CMM_MP_SEG_OWNED, "seg state");
 static_assert((int)MP_DEV_LOST == (int)CMM_MP_DEV_LOST, "dev state");
 static_assert((int)MP_POOL_CONFLICT == (int)CMM_MP_POOL_CONFLICT, "pool state");
 static_assert((int)MP_POOL_RUNTIME == (int)CMM_MP_POOL_RUNTIME, "pool state");

@@ -37,12 +37,15 @@ extern "C" {
  * @MP_SEG_ONLINE_RAM: hot-added as System RAM on this host
  * @MP_SEG_BUSY: a state change is in progress
  * @MP_SEG_FAILED: its backing device is lost; accesses fail
+ * @MP_SEG_OWNED: allocated to one host (mp_segment_get_owner()), not as
+ *	System RAM (a remote segment onlined by its owner)
  */
 enum mp_seg_state {
 	MP_SEG_OFFLINE = 0,
 	MP_SEG_ONLINE_RAM = 1,
 	MP_SEG_BUSY = 2,
 	MP_SEG_FAILED = 3,
+	MP_SEG_OWNED = 4,
 };
 
 /**

@@ -302,6 +302,7 @@ MP_EXPORT const char *mp_seg_state_name(enum mp_seg_state state)
 	case MP_SEG_ONLINE_RAM:	return "online-ram";
 	case MP_SEG_BUSY:	return "busy";
 	case MP_SEG_FAILED:	return "failed";
+	case MP_SEG_OWNED:	return "owned";
 	}
 	return "unknown";
 }
@@ -390,6 +391,12 @@ MP_EXPORT int mp_segment_online(struct mp_segment *seg, unsigned long flags)
 	if (rc)
 		return rc;
 
+	/*
+	 * Pooling mode: a segment of another device is owned, not mapped
+	 * (Documentation/pool.rst): nothing to online here.
+	 */
+	if (seg->info.state == CMM_MP_SEG_OWNED)
+		return 0;
 	/* The answer must name the blocks the kernel added. */
 	if (seg->info.state != CMM_MP_SEG_ONLINE_RAM ||
 	    !seg->info.memblk_count) {

@@ -69,6 +69,23 @@ static const char *seg_reason(bool online, int err)
 	}
 }
 
+/*
+ * Pooling mode: the segment belongs to another device (its backing device
+ * arbitrates, Documentation/pool.rst). Names the owner in @buf.
+ */
+static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
+{
+	uint32_t owner;
+
+	if (mp_segment_refresh(seg))
+		return false;
+	owner = mp_segment_get_owner(seg);
+	if (owner == MP_NONE)
+		return false;
+	snprintf(buf, len, "owned by device %u (mp%u)", owner, owner);
+	return true;
+}
+
 struct seg_args {
 	bool online;
 	const char *cmd;
@@ -227,7 +244,7 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 
 	for (i = 0; i < nr; i++) {
 		struct json_object *o;
-		char what[32];
+		char what[32], owned[64];
 		int err;
 
 		err = a->online ? mp_segment_online(segs[i], a->flags) :
@@ -241,7 +258,11 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 			else
 				json_object_put(arr);
 			arr = NULL;
-			if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
+			if ((err == -EBUSY || err == -EPERM) &&
+			    seg_owned_by_other(segs[i], owned, sizeof(owned)))
+				rc = mpctl_fail_ctx(a->cmd, what, ctx, err,
+						    owned);
+			else if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
 				rc = mpctl_fail_ctx(a->cmd, what, ctx, err,
 						    NULL);
 			else

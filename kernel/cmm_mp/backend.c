@@ -18,6 +18,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/export.h>
+#include <linux/sizes.h>
+#include <linux/workqueue.h>
+#include <linux/mp_eth.h>
 #include <linux/module.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
@@ -98,6 +101,20 @@ int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len)
 	return ret;
 }
 
+int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner)
+{
+	int ret = -ENODEV;
+
+	*owner = CMM_MP_NONE;
+	down_read(&backend_rwsem);
+	if (backend_ops)
+		ret = backend_ops->own ?
+		      backend_ops->own(backend_priv, dst, cmd, seg, owner) :
+		      -EOPNOTSUPP;
+	up_read(&backend_rwsem);
+	return ret;
+}
+
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p)
 {
 	int ret = -ENODEV;
@@ -136,8 +153,13 @@ u64 mp_local_seg_size(void)
 }
 EXPORT_SYMBOL_GPL(mp_local_seg_size);
 
-/* Called with mem_lock held: may [offset, offset + len) be accessed? */
-static int mp_local_check(struct mp_dev *d, u64 offset, u32 len)
+/*
+ * Called with mem_lock held: may device @src access [offset, offset + len)?
+ * Not a segment online as System RAM here, nor one owned by another
+ * device or being zeroed for its new owner. Unowned segments stay open to
+ * every device (sharing mode, the transport's tests).
+ */
+static int mp_local_check(struct mp_dev *d, u32 src, u64 offset, u32 len)
 {
 	u64 last;
 	u32 i;
@@ -149,9 +171,13 @@ static int mp_local_check(struct mp_dev *d, u64 offset, u32 len)
 	last = offset + len - 1;
 	for (i = div64_u64(offset, d->geo.seg_size);
 	     i <= div64_u64(last, d->geo.seg_size); i++) {
-		u32 state = READ_ONCE(d->segs[i].state);
+		struct mp_seg *s = &d->segs[i];
+		u32 state = READ_ONCE(s->state);
+		u32 owner = READ_ONCE(s->owner);
 
 		if (state == CMM_MP_SEG_ONLINE_RAM || state == CMM_MP_SEG_BUSY)
+			return -EACCES;
+		if (s->zeroing || (owner != CMM_MP_NONE && owner != src))
 			return -EACCES;
 	}
 	return 0;
@@ -159,14 +185,16 @@ static int mp_local_check(struct mp_dev *d, u64 offset, u32 len)
 
 /**
  * mp_local_read() - copy from the local device DRAM, atomically
+ * @src: device id of the requester
  * @offset: byte offset in the device DRAM
  * @buf: destination
  * @len: bytes
  *
  * Safe in softirq context. Return: 0, -ERANGE outside the DRAM, -EACCES
- * for a segment in use as System RAM here, -ENODEV without a device.
+ * for a segment in use as System RAM here or owned by another device than
+ * @src, -ENODEV without a device.
  */
-int mp_local_read(u64 offset, void *buf, u32 len)
+int mp_local_read(u32 src, u64 offset, void *buf, u32 len)
 {
 	struct mp_dev *d = mp_dev_get_default();
 	int ret;
@@ -174,7 +202,7 @@ int mp_local_read(u64 offset, void *buf, u32 len)
 	if (!d)
 		return -ENODEV;
 	spin_lock_bh(&d->mem_lock);
-	ret = mp_local_check(d, offset, len);
+	ret = mp_local_check(d, src, offset, len);
 	if (!ret)
 		memcpy(buf, d->va + offset, len);
 	spin_unlock_bh(&d->mem_lock);
@@ -184,13 +212,14 @@ EXPORT_SYMBOL_GPL(mp_local_read);
 
 /**
  * mp_local_write() - copy to the local device DRAM, atomically
+ * @src: device id of the requester
  * @offset: byte offset in the device DRAM
  * @buf: source
  * @len: bytes
  *
  * Safe in softirq context. Return: as mp_local_read().
  */
-int mp_local_write(u64 offset, const void *buf, u32 len)
+int mp_local_write(u32 src, u64 offset, const void *buf, u32 len)
 {
 	struct mp_dev *d = mp_dev_get_default();
 	int ret;
@@ -198,10 +227,122 @@ int mp_local_write(u64 offset, const void *buf, u32 len)
 	if (!d)
 		return -ENODEV;
 	spin_lock_bh(&d->mem_lock);
-	ret = mp_local_check(d, offset, len);
+	ret = mp_local_check(d, src, offset, len);
 	if (!ret)
 		memcpy(d->va + offset, buf, len);
 	spin_unlock_bh(&d->mem_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(mp_local_write);
+
+/*
+ * Segments handed to a new owner are zeroed here, in process context, in
+ * steps: a claim answers -EINPROGRESS until it is done (the claimant asks
+ * again) and nobody may access the segment meanwhile.
+ */
+static void mp_own_zero_fn(struct work_struct *work)
+{
+	struct mp_dev *d = mp_dev_get_default();
+	u64 off, n;
+	u32 i;
+
+	if (!d || !d->va)
+		return;
+	for (i = 0; i < d->geo.nr_segs; i++) {
+		struct mp_seg *s = &d->segs[i];
+		u64 base = (u64)i * d->geo.seg_size;
+
+		if (!READ_ONCE(s->zeroing))
+			continue;
+		for (off = 0; off < s->size; off += n) {
+			n = min_t(u64, s->size - off, SZ_2M);
+			memset(d->va + base + off, 0, n);
+			cond_resched();
+		}
+		spin_lock_bh(&d->mem_lock);
+		s->zeroing = false;
+		spin_unlock_bh(&d->mem_lock);
+	}
+}
+
+static DECLARE_WORK(mp_own_zero_work, mp_own_zero_fn);
+
+/* No zeroing may run once the device goes away (module exit). */
+void mp_own_flush(void)
+{
+	flush_work(&mp_own_zero_work);
+}
+
+/**
+ * mp_local_own() - arbitrate the ownership of a local segment
+ * @src: device id of the requester
+ * @cmd: MP_ETH_OWN_QUERY, MP_ETH_OWN_CLAIM or MP_ETH_OWN_RELEASE
+ * @seg: local segment index
+ * @owner: the owner after the command (CMM_MP_NONE for none)
+ *
+ * Exactly one owner at a time, decided under mem_lock. A claim by the
+ * owner and a release of an unowned segment succeed again, so a command
+ * executed twice answers the same. A segment handed to another device
+ * than its last owner is zeroed first (the claim answers -EINPROGRESS
+ * until then). Safe in softirq context.
+ *
+ * Return: 0, -EBUSY owned by another (or a state change in progress),
+ * -EINPROGRESS, -EPERM release by a non-owner, -ERANGE no such segment,
+ * -EINVAL unknown command, -ENODEV without a device.
+ */
+int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner)
+{
+	struct mp_dev *d = mp_dev_get_default();
+	bool zero = false;
+	struct mp_seg *s;
+	int ret = 0;
+
+	*owner = CMM_MP_NONE;
+	if (!d)
+		return -ENODEV;
+	if (seg >= d->geo.nr_segs)
+		return -ERANGE;
+	s = &d->segs[seg];
+	spin_lock_bh(&d->mem_lock);
+	switch (cmd) {
+	case MP_ETH_OWN_QUERY:
+		break;
+	case MP_ETH_OWN_CLAIM:
+		if (s->owner == src) {
+			ret = s->zeroing ? -EINPROGRESS : 0;
+			break;
+		}
+		if (s->owner != CMM_MP_NONE ||
+		    READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+			ret = -EBUSY;
+			break;
+		}
+		WRITE_ONCE(s->owner, src);
+		if (s->handed != src + 1 && d->va) {
+			s->zeroing = true;
+			zero = true;
+			ret = -EINPROGRESS;
+		}
+		s->handed = src + 1;
+		break;
+	case MP_ETH_OWN_RELEASE:
+		if (s->owner == CMM_MP_NONE)
+			break;
+		if (s->owner != src)
+			ret = -EPERM;
+		else if (READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE)
+			ret = -EBUSY;	/* System RAM here: offline it first */
+		else
+			WRITE_ONCE(s->owner, CMM_MP_NONE);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	*owner = s->owner;
+	spin_unlock_bh(&d->mem_lock);
+	if (zero)
+		schedule_work(&mp_own_zero_work);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(mp_local_own);

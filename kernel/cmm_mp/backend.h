@@ -45,6 +45,11 @@ struct mp_backend_peer {
  * @write: copy @len bytes from @buf to @offset of device @dst's DRAM
  * @peer_stats: fill @p for the @idx-th known peer (0, 1, ...);
  *	-ENOENT past the last one
+ * @own: optional; ask device @dst to arbitrate the ownership of its
+ *	segment @seg (its own numbering): @cmd is enum mp_eth_own_cmd;
+ *	sleeps; returns the device's verdict (0, -EBUSY, -EINPROGRESS,
+ *	-EPERM, -ERANGE) or a transport error, *@owner the owner after it
+ *	(CMM_MP_NONE for none)
  */
 struct mp_backend_ops {
 	const char *name;
@@ -54,6 +59,7 @@ struct mp_backend_ops {
 		     u32 len);
 	int (*peer_stats)(void *priv, unsigned int idx,
 			  struct mp_backend_peer *p);
+	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner);
 };
 
 int mp_backend_register(const struct mp_backend_ops *ops, void *priv);
@@ -63,6 +69,7 @@ void mp_backend_unregister(const struct mp_backend_ops *ops);
 int mp_backend_read(u16 dst, u64 offset, void *buf, u32 len);
 int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len);
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
+int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner);
 
 /* The pool-wide view, from the backend's discovery (pool.c). */
 u64 mp_pool_chip_id(const u8 *mac);
@@ -71,7 +78,8 @@ int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self);
 /* The local DRAM, for a backend serving remote requests. */
 u64 mp_local_size(void);
 u64 mp_local_seg_size(void);
-int mp_local_read(u64 offset, void *buf, u32 len);
-int mp_local_write(u64 offset, const void *buf, u32 len);
+int mp_local_read(u32 src, u64 offset, void *buf, u32 len);
+int mp_local_write(u32 src, u64 offset, const void *buf, u32 len);
+int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner);
 
 #endif /* _CMM_MP_BACKEND_H */

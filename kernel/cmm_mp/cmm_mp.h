@@ -27,7 +27,10 @@ struct mp_dev;
  * @phys: host physical address of the segment (local segments)
  * @size: bytes
  * @state: enum cmm_mp_seg_state; written under mp_dev.lock, read locklessly
- * @owner: device id of the owning host or CMM_MP_NONE
+ * @owner: device id of the owning host or CMM_MP_NONE; arbitrated under
+ *	mp_dev.mem_lock (backend.c, mp_local_own())
+ * @handed: 1 + the device id it was last handed to, 0 never
+ * @zeroing: claimed, being zeroed before its owner may use it
  * @res: claim of the range while online
  * @mgid: memory group id while online
  * @res_name: name of @res as shown in /proc/iomem
@@ -40,6 +43,8 @@ struct mp_seg {
 	u64 size;
 	u32 state;
 	u32 owner;
+	u32 handed;
+	bool zeroing;
 	struct resource *res;
 	int mgid;
 	char res_name[MP_RES_NAME_LEN];
@@ -91,8 +96,12 @@ struct mp_dev {
 	struct mp_pamt pamt;
 };
 
+/* cxl.c */
+int mp_cxl_range(const char *region, struct mp_range *r);
+
 /* dev.c */
-struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id);
+struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
+			     u64 seg_size, u64 chip_id);
 void mp_dev_destroy(struct mp_dev *d);
 struct mp_dev *mp_dev_get_default(void);
 void mp_dev_set_default(struct mp_dev *d);
@@ -103,6 +112,9 @@ bool mp_pool_runtime(const struct mp_dev *d);
 u32 mp_seg_pool_id(const struct mp_seg *s);
 void mp_pool_reset(struct mp_dev *d);
 const char *mp_pool_state_name(u32 state);
+
+/* backend.c */
+void mp_own_flush(void);
 
 /* seg_ram.c */
 int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack);

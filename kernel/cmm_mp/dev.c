@@ -41,27 +41,35 @@ static int mp_cover_cb(struct resource *res, void *arg)
 /*
  * The range must be address space the firmware set aside for us: entirely
  * inside Reserved (memmap=$) or legacy persistent memory (memmap=!) ranges,
- * and nowhere System RAM. Anything else would hot-add a hole or memory the
- * kernel already uses.
+ * or for a CXL region inside CXL Windows (CEDT), and nowhere System RAM.
+ * Anything else would hot-add a hole or memory the kernel already uses.
  */
 static int mp_check_range(const struct mp_range *r, const char *arg)
 {
-	unsigned long desc = r->kind == MP_RANGE_PMEM ?
-		IORES_DESC_PERSISTENT_MEMORY_LEGACY : IORES_DESC_RESERVED;
+	static const char * const what[] = {
+		[MP_RANGE_RESERVED] = "Reserved", [MP_RANGE_PMEM] = "legacy pmem",
+		[MP_RANGE_CXL] = "CXL Window",
+	};
+	static const unsigned long descs[] = {
+		[MP_RANGE_RESERVED] = IORES_DESC_RESERVED,
+		[MP_RANGE_PMEM] = IORES_DESC_PERSISTENT_MEMORY_LEGACY,
+		[MP_RANGE_CXL] = IORES_DESC_CXL,
+	};
 	struct mp_cover cover = { .next = r->base };
 	u64 end = r->base + r->size - 1;
 
 	if (region_intersects(r->base, r->size, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT) {
-		pr_err("mem=%s overlaps System RAM\n", arg);
+		pr_err("%s overlaps System RAM (onlined by another driver?)\n",
+		       arg);
 		return -EINVAL;
 	}
-	walk_iomem_res_desc(desc, IORESOURCE_MEM, r->base, end, &cover,
-			    mp_cover_cb);
+	/* copies each match under resource_lock: safe without the lock */
+	walk_iomem_res_desc(descs[r->kind], IORESOURCE_MEM, r->base, end,
+			    &cover, mp_cover_cb);
 	if (cover.bytes != r->size) {
-		pr_err("mem=%s is not entirely a %s range (boot with memmap=%s)\n",
-		       arg, r->kind == MP_RANGE_PMEM ? "legacy pmem" : "Reserved",
-		       arg);
+		pr_err("%s is not entirely a %s range%s\n", arg, what[r->kind],
+		       r->kind == MP_RANGE_CXL ? "" : " (boot with memmap=)");
 		return -EINVAL;
 	}
 	return 0;
@@ -97,25 +105,36 @@ static void mp_segs_init(struct mp_dev *d)
 
 /**
  * mp_dev_create() - set up a pool device on a reserved DRAM range
- * @mem: the range in memmap grammar ("256M$0x70000000")
+ * @mem: the range in memmap grammar ("256M$0x70000000"), or NULL
+ * @cxl_region: a CXL region ("region0") to use instead of @mem
  * @seg_size: bytes per segment
  * @chip_id: unique chip id, 0 for a random one
  *
  * Return: the device, or an ERR_PTR with a negative errno; every refusal is
  * explained in the kernel log.
  */
-struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id)
+struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
+			     u64 seg_size, u64 chip_id)
 {
 	u64 block = memory_block_size_bytes();
+	char arg[48];
 	struct mp_range r;
 	struct mp_dev *d;
 	int ret;
 
-	ret = mp_parse_range(mem, &r);
-	if (ret) {
-		pr_err("mem=%s: expected SIZE$BASE or SIZE!BASE (memmap grammar)\n",
-		       mem);
-		return ERR_PTR(-EINVAL);
+	if (cxl_region) {
+		ret = mp_cxl_range(cxl_region, &r);
+		if (ret)
+			return ERR_PTR(ret);
+		snprintf(arg, sizeof(arg), "cxl_region=%s", cxl_region);
+	} else {
+		ret = mp_parse_range(mem, &r);
+		if (ret) {
+			pr_err("mem=%s: expected SIZE$BASE or SIZE!BASE (memmap grammar)\n",
+			       mem);
+			return ERR_PTR(-EINVAL);
+		}
+		snprintf(arg, sizeof(arg), "mem=%s", mem);
 	}
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -129,18 +148,19 @@ struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id)
 
 	ret = mp_geometry_init(&d->geo, r.base, r.size, seg_size, block);
 	if (ret) {
-		pr_err("mem=%s seg_size=%llu: base, size and segment size must be multiples of the memory block size (%llu) and size a multiple of the segment size\n",
-		       mem, seg_size, block);
+		pr_err("%s seg_size=%llu: base, size and segment size must be multiples of the memory block size (%llu) and size a multiple of the segment size\n",
+		       arg, seg_size, block);
 		ret = -EINVAL;
 		goto err_free;
 	}
-	ret = mp_check_range(&r, mem);
+	ret = mp_check_range(&r, arg);
 	if (ret)
 		goto err_free;
 
 	d->res = request_mem_region(r.base, r.size, "cmm_mp mp0");
 	if (!d->res) {
-		pr_err("mem=%s is claimed by another driver\n", mem);
+		pr_err("%s is claimed by another driver (a pmem namespace or dax device?)\n",
+		       arg);
 		ret = -EBUSY;
 		goto err_free;
 	}
@@ -150,7 +170,7 @@ struct mp_dev *mp_dev_create(const char *mem, u64 seg_size, u64 chip_id)
 	/* remote devices' requests are served from this mapping (backend.c) */
 	d->va = memremap(r.base, r.size, MEMREMAP_WB);
 	if (!d->va) {
-		pr_err("mem=%s: cannot map the range\n", mem);
+		pr_err("%s: cannot map the range\n", arg);
 		ret = -ENOMEM;
 		goto err_release;
 	}

@@ -18,6 +18,10 @@ static char *mem;
 module_param(mem, charp, 0444);
 MODULE_PARM_DESC(mem, "device DRAM in memmap grammar: SIZE$BASE or SIZE!BASE, e.g. 256M$0x70000000");
 
+static char *cxl_region;
+module_param(cxl_region, charp, 0444);
+MODULE_PARM_DESC(cxl_region, "device DRAM from a committed CXL region instead of mem=, e.g. region0");
+
 static unsigned long long seg_size = SZ_128M;
 module_param(seg_size, ullong, 0444);
 MODULE_PARM_DESC(seg_size, "segment size in bytes, a multiple of the memory block size (default 128 MiB)");
@@ -32,8 +36,8 @@ static int __init cmm_mp_init(void)
 {
 	int ret;
 
-	if (!mem) {
-		pr_err("no device DRAM given: load with mem=SIZE$BASE (a memmap= reserved range)\n");
+	if (!mem == !cxl_region) {
+		pr_err("no device DRAM given, or given twice: load with either mem=SIZE$BASE (a memmap= reserved range) or cxl_region=regionN\n");
 		return -EINVAL;
 	}
 
@@ -41,7 +45,7 @@ static int __init cmm_mp_init(void)
 	if (ret)
 		return ret;
 
-	mp_dev0 = mp_dev_create(mem, seg_size, chip_id);
+	mp_dev0 = mp_dev_create(mem, cxl_region, seg_size, chip_id);
 	if (IS_ERR(mp_dev0)) {
 		ret = PTR_ERR(mp_dev0);
 		goto err_sysfs;
@@ -68,6 +72,7 @@ err_sysfs:
 static void __exit cmm_mp_exit(void)
 {
 	mp_nl_exit();
+	mp_own_flush();
 	mp_dev_set_default(NULL);
 	mp_dev_destroy(mp_dev0);
 	mp_sysfs_exit();

@@ -4,7 +4,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/memory.h>
+#include <linux/mp_eth.h>
 #include <net/genetlink.h>
 
 #include "cmm_mp.h"
@@ -138,8 +140,12 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 {
 	struct mp_dev *d = s->dev;
 	u32 first, count, online, movable;
+	u32 state = READ_ONCE(s->state), owner = READ_ONCE(s->owner);
 	void *hdr;
 
+	/* allocated to a device, not as System RAM here */
+	if (state == CMM_MP_SEG_OFFLINE && owner != CMM_MP_NONE)
+		state = CMM_MP_SEG_OWNED;
 	mp_seg_blocks(&d->geo, s->id, &first, &count);
 	mp_seg_blocks_state(s, &online, &movable);
 	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, flags, cmd);
@@ -152,9 +158,9 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 			      CMM_MP_A_PAD) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_PHYS, s->phys, CMM_MP_A_PAD) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, s->size, CMM_MP_A_PAD) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, READ_ONCE(s->state)) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_MODE, CMM_MP_SEG_MODE_RAM) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, READ_ONCE(s->owner)) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, owner) ||
 	    nla_put_u32(skb, CMM_MP_A_NODE,
 			d->nid < 0 ? CMM_MP_NONE : (u32)d->nid) ||
 	    nla_put_u32(skb, CMM_MP_A_MEMBLK_FIRST, first) ||
@@ -169,11 +175,45 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 }
 
 /*
+ * The backing device and its segment index of remote segment @id, -ENOENT
+ * for a lost device. d->lock held, d->pamt valid.
+ */
+static int mp_nl_rseg_where(struct mp_dev *d, u32 id, u32 *devid, u32 *idx)
+{
+	u64 nha;
+
+	if (mp_pamt_seg(&d->pamt, id, devid, &nha, NULL) ||
+	    !d->pamt.dev[*devid].valid)
+		return -ENOENT;
+	*idx = id - d->pamt.dev[*devid].first_seg;
+	return 0;
+}
+
+/*
+ * The owner of remote segment @id, asked of its backing device (owners
+ * are known there only). Called with d->lock held; drops it meanwhile:
+ * the caller must check the pool again.
+ */
+static u32 mp_nl_rseg_owner(struct mp_dev *d, u32 id)
+{
+	u32 devid, idx, owner = CMM_MP_NONE;
+
+	if (mp_nl_rseg_where(d, id, &devid, &idx))
+		return CMM_MP_NONE;
+	mutex_unlock(&d->lock);
+	if (mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner))
+		owner = CMM_MP_NONE;
+	mutex_lock(&d->lock);
+	return owner;
+}
+
+/*
  * A segment of another device of the pool: its backing device, state and
- * owner. d->lock held, d->pamt valid, @id a remote segment of it.
+ * owner (@owner, from mp_nl_rseg_owner()). d->lock held, d->pamt valid,
+ * @id a remote segment of it.
  */
 static int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
-			   u8 cmd, u32 portid, u32 seq, int flags)
+			   u32 owner, u8 cmd, u32 portid, u32 seq, int flags)
 {
 	u32 devid = 0, state;
 	u64 nha = 0;
@@ -182,8 +222,9 @@ static int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
 	if (mp_pamt_seg(&d->pamt, id, &devid, &nha, NULL))
 		state = CMM_MP_SEG_FAILED;
 	else
-		state = d->pamt.dev[devid].valid ? CMM_MP_SEG_OFFLINE :
-						   CMM_MP_SEG_FAILED;
+		state = !d->pamt.dev[devid].valid ? CMM_MP_SEG_FAILED :
+			owner != CMM_MP_NONE ? CMM_MP_SEG_OWNED :
+			CMM_MP_SEG_OFFLINE;
 	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -194,7 +235,7 @@ static int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
 			      CMM_MP_A_PAD) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_MODE, CMM_MP_SEG_MODE_RAM) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, CMM_MP_NONE)) {
+	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, owner)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -332,17 +373,21 @@ static int mp_nl_dev_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id)
+static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id,
+			    u8 cmd)
 {
 	struct sk_buff *msg;
+	u32 owner = CMM_MP_NONE;
 	int ret;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	mutex_lock(&d->lock);
+	if (mp_pool_runtime(d) && id < d->pamt.nr_segs)
+		owner = mp_nl_rseg_owner(d, id);
 	ret = mp_pool_runtime(d) && id < d->pamt.nr_segs ?
-	      mp_nl_fill_rseg(msg, d, id, CMM_MP_CMD_SEG_GET, info->snd_portid,
+	      mp_nl_fill_rseg(msg, d, id, owner, cmd, info->snd_portid,
 			      info->snd_seq, 0) : -ENOENT;
 	mutex_unlock(&d->lock);
 	if (ret) {
@@ -359,7 +404,8 @@ static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (PTR_ERR_OR_ZERO(s) == -EREMOTE)
 		return mp_nl_reply_rseg(info, d,
-					nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]));
+					nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]),
+					CMM_MP_CMD_SEG_GET);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	return mp_nl_reply_seg(info, s, CMM_MP_CMD_SEG_GET);
@@ -382,11 +428,17 @@ static int mp_nl_seg_get_dumpit(struct sk_buff *skb,
 	if (cb->args[0] < d->first_seg && !mp_pool_runtime(d))
 		cb->args[0] = d->first_seg;
 	for (i = cb->args[0]; i < n; i++) {
-		if (mp_nl_seg_find(d, i, &s) == -EREMOTE)
-			ret = mp_nl_fill_rseg(skb, d, i, CMM_MP_CMD_SEG_GET,
+		if (mp_nl_seg_find(d, i, &s) == -EREMOTE) {
+			u32 owner = mp_nl_rseg_owner(d, i);
+
+			/* the pool may have changed meanwhile */
+			if (mp_nl_seg_find(d, i, &s) != -EREMOTE)
+				break;
+			ret = mp_nl_fill_rseg(skb, d, i, owner,
+					      CMM_MP_CMD_SEG_GET,
 					      NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
-		else if (s)
+		} else if (s)
 			ret = mp_nl_fill_seg(skb, s, CMM_MP_CMD_SEG_GET,
 					     NETLINK_CB(cb->skb).portid,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI);
@@ -400,25 +452,116 @@ static int mp_nl_seg_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * Ask device @devid to arbitrate its segment @idx for us (@cmd, enum
+ * mp_eth_own_cmd): the local device directly, another one through the
+ * backend. A claim of a segment being zeroed is repeated until it is done.
+ */
+static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
+		     u32 *owner, struct netlink_ext_ack *extack)
+{
+	u32 self = READ_ONCE(d->id);
+	int ret, tries = 1000;
+
+	do {
+		if (devid == self)
+			ret = mp_local_own(self, cmd, idx, owner);
+		else
+			ret = mp_backend_own(devid, cmd, idx, owner);
+		if (ret != -EINPROGRESS)
+			break;
+		msleep(20);
+	} while (--tries);
+	switch (ret) {
+	case 0:
+		break;
+	case -EBUSY:
+		NL_SET_ERR_MSG(extack, "segment is owned by another device (see its owner)");
+		break;
+	case -EPERM:
+		NL_SET_ERR_MSG(extack, "only the owner may offline this segment");
+		break;
+	case -EINPROGRESS:
+		ret = -ETIMEDOUT;
+		NL_SET_ERR_MSG(extack, "the backing device is still zeroing the segment");
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "the backing device did not answer the ownership request");
+		break;
+	}
+	return ret;
+}
+
+/*
+ * Pooling mode: a remote segment is owned, not mapped (the /dev/mps device
+ * is a later step): online claims it from its backing device, offline
+ * releases it.
+ */
+static int mp_nl_rseg_change(struct genl_info *info, struct mp_dev *d,
+			     bool online)
+{
+	u32 id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	u32 devid, idx, owner;
+	int ret;
+
+	mutex_lock(&d->lock);
+	ret = mp_pool_runtime(d) && id < d->pamt.nr_segs ?
+	      mp_nl_rseg_where(d, id, &devid, &idx) : -ENOENT;
+	mutex_unlock(&d->lock);
+	if (ret) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CMM_MP_A_SEG_ID],
+				    "the segment's backing device is lost");
+		return -EHOSTUNREACH;
+	}
+	if (!online) {
+		/* release asks nothing of an unowned segment: say so */
+		ret = mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner);
+		if (!ret && owner == CMM_MP_NONE) {
+			NL_SET_ERR_MSG(info->extack, "segment is not owned");
+			return -EALREADY;
+		}
+	}
+	ret = mp_nl_own(d, devid, online ? MP_ETH_OWN_CLAIM :
+			MP_ETH_OWN_RELEASE, idx, &owner, info->extack);
+	if (ret)
+		return ret;
+	return mp_nl_reply_rseg(info, d, id, online ? CMM_MP_CMD_SEG_ONLINE :
+				CMM_MP_CMD_SEG_OFFLINE);
+}
+
 static int mp_nl_seg_change(struct genl_info *info, bool online)
 {
 	struct mp_dev *d;
 	struct mp_seg *s = mp_nl_seg(info, &d);
+	u32 owner;
 	int ret;
 
-	if (PTR_ERR_OR_ZERO(s) == -EREMOTE) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CMM_MP_A_SEG_ID],
-				    "segment is backed by another device of the pool: remote segments cannot be onlined yet");
-		return -EOPNOTSUPP;
-	}
+	if (PTR_ERR_OR_ZERO(s) == -EREMOTE)
+		return mp_nl_rseg_change(info, d, online);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	owner = READ_ONCE(s->owner);
+	if (!online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE &&
+	    owner != CMM_MP_NONE && owner != READ_ONCE(d->id)) {
+		NL_SET_ERR_MSG(info->extack, "only the owner may offline this segment");
+		return -EPERM;
+	}
+	/* local segments go through the same arbitration */
+	if (online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE) {
+		ret = mp_nl_own(d, READ_ONCE(d->id), MP_ETH_OWN_CLAIM, s->id,
+				&owner, info->extack);
+		if (ret)
+			return ret;
+	}
 	mutex_lock(&d->lock);
 	if (online)
 		ret = mp_seg_online_ram(s, info->extack);
 	else
 		ret = mp_seg_offline_ram(s, info->extack);
 	mutex_unlock(&d->lock);
+	if (ret && online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE)
+		mp_local_own(READ_ONCE(d->id), MP_ETH_OWN_RELEASE, s->id,
+			     &owner);
 	if (ret)
 		return ret;
 	mp_nl_seg_event(s);
@@ -450,7 +593,7 @@ static int mp_nl_fill_peer(struct sk_buff *skb, const struct mp_backend_peer *p,
 		MP_CTR(STALE, stale_responses), MP_CTR(TIMEOUTS, timeouts),
 		MP_CTR(NAKS, naks), MP_CTR(RESYNCS, resyncs),
 		MP_CTR(SKIPPED, skipped), MP_CTR(FAST_FAILS, fast_fails),
-		MP_CTR(MALFORMED, malformed),
+		MP_CTR(MALFORMED, malformed), MP_CTR(REFUSED, refused),
 #undef MP_CTR
 	};
 	const u8 *base = (const u8 *)&p->st;

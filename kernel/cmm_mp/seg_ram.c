@@ -25,6 +25,7 @@ static const char * const mp_state_names[] = {
 	[CMM_MP_SEG_ONLINE_RAM] = "online-ram",
 	[CMM_MP_SEG_BUSY] = "busy",
 	[CMM_MP_SEG_FAILED] = "failed",
+	[CMM_MP_SEG_OWNED] = "owned",
 };
 
 const char *mp_seg_state_name(u32 state)

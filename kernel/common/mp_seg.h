@@ -13,6 +13,7 @@
 enum mp_range_kind {
 	MP_RANGE_RESERVED,	/* '$': E820 reserved */
 	MP_RANGE_PMEM,		/* '!': legacy persistent memory */
+	MP_RANGE_CXL,		/* a CXL region (cxl_region=), not memmap= */
 };
 
 struct mp_range {

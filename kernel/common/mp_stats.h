@@ -24,6 +24,7 @@ struct mp_peer_stats {
 	u64 skipped;		/* SNs the window base passed unreceived */
 	u64 fast_fails;		/* requests refused: peer unreachable */
 	u64 malformed;		/* undecodable frames from its MAC */
+	u64 refused;		/* accesses NAKed -EACCES (segment not ours) */
 };
 
 #endif /* _CMM_MP_COMMON_STATS_H */

@@ -16,6 +16,8 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/cmm_mp.h>
+#include <asm/unaligned.h>
 
 #include "mp_eth.h"
 #include "../cmm_mp/backend.h"
@@ -282,6 +284,27 @@ static int mpe_backend_write(void *priv, u16 dst, u64 offset,
 			len);
 }
 
+/* Ownership: a read at a control offset of @dst (uapi mp_eth.h). */
+static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner)
+{
+	u8 buf[MP_ETH_OWN_LEN];
+	int status, ret;
+	u16 o;
+
+	*owner = CMM_MP_NONE;
+	ret = mpe_xfer(priv, MP_ETH_OP_READ_REQ, dst, MP_ETH_OWN_OFF(cmd, seg),
+		       buf, sizeof(buf));
+	if (ret)
+		return ret;
+	status = (int)get_unaligned_be32(buf);
+	o = get_unaligned_be16(buf + 4);
+	if (o != MP_ETH_DEV_ANY)
+		*owner = o;
+	if (status > 0 || status < -MP_ETH_MAX_ERRNO)
+		return -EPROTO;
+	return status;
+}
+
 static int mpe_backend_peer_stats(void *priv, unsigned int idx,
 				  struct mp_backend_peer *p)
 {
@@ -311,6 +334,7 @@ static const struct mp_backend_ops mpe_backend_ops = {
 	.read		= mpe_backend_read,
 	.write		= mpe_backend_write,
 	.peer_stats	= mpe_backend_peer_stats,
+	.own		= mpe_backend_own,
 };
 
 static int mpe_netdev_event(struct notifier_block *nb, unsigned long event,

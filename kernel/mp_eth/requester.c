@@ -138,7 +138,8 @@ static enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 }
 
 /* Serve a transfer to our own device id from the local DRAM. */
-static int mpe_xfer_local(struct mpe *m, u8 op, u64 offset, u8 *buf, u32 len)
+static int mpe_xfer_local(struct mpe *m, u16 self, u8 op, u64 offset, u8 *buf,
+			  u32 len)
 {
 	u32 done, n, step = mpe_max_payload(m);
 	int ret = 0;
@@ -146,9 +147,11 @@ static int mpe_xfer_local(struct mpe *m, u8 op, u64 offset, u8 *buf, u32 len)
 	for (done = 0; done < len && !ret; done += n) {
 		n = min(len - done, step);
 		if (op == MP_ETH_OP_READ_REQ)
-			ret = mp_local_read(offset + done, buf + done, n);
+			ret = mp_local_read(self, offset + done, buf + done,
+					    n);
 		else
-			ret = mp_local_write(offset + done, buf + done, n);
+			ret = mp_local_write(self, offset + done, buf + done,
+					     n);
 		cond_resched();
 	}
 	return ret;
@@ -199,7 +202,7 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
 	if (dst >= nr_devs || !len || offset + len < offset)
 		return -EINVAL;
 	if (dst == self)
-		return mpe_xfer_local(m, op, offset, buf, len);
+		return mpe_xfer_local(m, self, op, offset, buf, len);
 	if (!(valid & BIT(dst))) {
 		spin_lock_bh(&m->rift_lock);
 		m->peer[dst].rq.fast_fails++;
@@ -295,6 +298,8 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	x = e->ctx;
 	if (f->op == MP_ETH_OP_NAK) {
 		st->naks++;
+		if (f->status == -EACCES)
+			st->refused++;
 		mpe_entry_done(m, e, f->status);
 		goto out;
 	}

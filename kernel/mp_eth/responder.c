@@ -13,9 +13,35 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ktime.h>
+#include <linux/cmm_mp.h>
+#include <asm/unaligned.h>
 
 #include "mp_eth.h"
 #include "../cmm_mp/backend.h"
+
+/*
+ * An ownership command (a read at a control offset, include/uapi/linux/
+ * mp_eth.h): the verdict goes into the payload, the frame's status is 0
+ * unless the request itself is malformed.
+ */
+static int mpe_own_exec(const struct mp_frame *f, u8 *out)
+{
+	u32 owner;
+	int ret;
+
+	if (f->len != MP_ETH_OWN_LEN ||
+	    (f->offset & ~MP_ETH_OWN_BASE) >> 32 > U16_MAX)
+		return -EINVAL;
+	ret = mp_local_own(f->src, (f->offset & ~MP_ETH_OWN_BASE) >> 32,
+			   lower_32_bits(f->offset), &owner);
+	if (ret == -EINVAL)
+		return ret;
+	put_unaligned_be32((u32)ret, out);
+	put_unaligned_be16(owner == CMM_MP_NONE ? MP_ETH_DEV_ANY : owner,
+			   out + 4);
+	put_unaligned_be16(0, out + 6);
+	return 0;
+}
 
 /*
  * Execute request @f if @execute (else keep *status, the cached one) and
@@ -31,7 +57,7 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
 
 	if (f->op == MP_ETH_OP_WRITE_REQ) {
 		if (execute)
-			*status = mp_local_write(f->offset,
+			*status = mp_local_write(f->src, f->offset,
 						 req->data + MP_ETH_HDR_LEN,
 						 f->len);
 		return mpe_frame_alloc(m, 0, GFP_ATOMIC);
@@ -39,9 +65,11 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
 	skb = mpe_frame_alloc(m, f->len, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	if (execute)
-		*status = mp_local_read(f->offset, mpe_frame_payload(skb),
-					f->len);
+	if (execute && (f->offset & MP_ETH_OWN_BASE))
+		*status = mpe_own_exec(f, mpe_frame_payload(skb));
+	else if (execute)
+		*status = mp_local_read(f->src, f->offset,
+					mpe_frame_payload(skb), f->len);
 	if (*status)
 		skb_trim(skb, MP_ETH_HDR_LEN);
 	return skb;
@@ -74,6 +102,8 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		fallthrough;
 	case MP_WIN_NEW:
 		out = mpe_exec(m, skb, f, true, &status);
+		if (status == -EACCES)
+			p->rs.refused++;
 		/* -ENOENT: the slot was reused meanwhile; send it uncached */
 		mp_window_complete(&p->win, f->sn, status);
 		break;

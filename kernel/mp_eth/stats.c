@@ -20,6 +20,7 @@ static void mpe_stats_add(struct mp_peer_stats *d,
 	d->skipped += s->skipped;
 	d->fast_fails += s->fast_fails;
 	d->malformed += s->malformed;
+	d->refused += s->refused;
 }
 
 /**

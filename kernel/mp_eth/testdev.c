@@ -113,6 +113,7 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 	p.skipped = st.skipped;
 	p.fast_fails = st.fast_fails;
 	p.malformed = st.malformed;
+	p.refused = st.refused;
 	return copy_to_user(arg, &p, sizeof(p)) ? -EFAULT : 0;
 }
 

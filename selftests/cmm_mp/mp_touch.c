@@ -3,7 +3,7 @@
  * mp_touch: put data in memory, report where it lives, and check that it
  * reads back intact after the memory under it was moved (offlined).
  *
- *   mp_touch [-m MIB] [-s SEED] [-n NODE] [-w READYFILE] [-p PGTABLES]
+ *   mp_touch [-m MIB] [-s SEED] [-n NODE] [-b NODE] [-w READYFILE] [-p PGTABLES]
  *
  * Fills MIB MiB with a pattern from SEED and prints "pages=N" and
  * "node<K>=N" per NUMA node (queried with move_pages). With -n it fails
@@ -11,6 +11,8 @@
  * SIGUSR1, then re-checks the data and prints the placement again. -p maps
  * a sparse area and touches PGTABLES page-table pages' worth of it, which
  * pins unmovable kernel memory (page tables) on the process's nodes.
+ * -b binds only the data (mbind MPOL_BIND) to NODE, leaving the program's
+ * own pages (stack, libraries) where they are.
  * Exit: 0 data intact (and on NODE when asked), 1 otherwise.
  */
 #include <errno.h>
@@ -131,13 +133,13 @@ static int pin_pgtables(long count)
 int main(int argc, char **argv)
 {
 	long mib = 16, pgtables = 0;
-	int want_node = -1, c, rc = 0;
+	int want_node = -1, bind_node = -1, c, rc = 0;
 	const char *ready = NULL;
 	uint64_t seed = 1;
 	size_t len, bad;
 	uint64_t *buf;
 
-	while ((c = getopt(argc, argv, "m:s:n:w:p:")) != -1) {
+	while ((c = getopt(argc, argv, "m:s:n:b:w:p:")) != -1) {
 		switch (c) {
 		case 'm':
 			mib = strtol(optarg, NULL, 0);
@@ -148,6 +150,9 @@ int main(int argc, char **argv)
 		case 'n':
 			want_node = atoi(optarg);
 			break;
+		case 'b':
+			bind_node = atoi(optarg);
+			break;
 		case 'w':
 			ready = optarg;
 			break;
@@ -156,7 +161,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-				"usage: mp_touch [-m MIB] [-s SEED] [-n NODE] [-w READY] [-p PGTABLES]\n");
+				"usage: mp_touch [-m MIB] [-s SEED] [-n NODE] [-b NODE] [-w READY] [-p PGTABLES]\n");
 			return 2;
 		}
 	}
@@ -172,6 +177,15 @@ int main(int argc, char **argv)
 	if (buf == MAP_FAILED) {
 		perror("mp_touch: mmap");
 		return 1;
+	}
+	if (bind_node >= 0 && bind_node < 64) {
+		unsigned long mask = 1UL << bind_node;
+
+		/* MPOL_BIND is 2 */
+		if (syscall(SYS_mbind, buf, len, 2, &mask, 64, 0)) {
+			perror("mp_touch: mbind");
+			return 1;
+		}
 	}
 	fill(buf, len / sizeof(*buf), seed);
 	if (pgtables && pin_pgtables(pgtables))

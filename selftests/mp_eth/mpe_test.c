@@ -188,7 +188,7 @@ static int cmd_peer(u32 id)
 	       "tx %llu\nrx %llu\n"
 	       "retransmits %llu\nduplicates %llu\nout_of_window %llu\n"
 	       "stale_responses %llu\ntimeouts %llu\nnaks %llu\nresyncs %llu\n"
-	       "skipped %llu\nfast_fails %llu\nmalformed %llu\n",
+	       "skipped %llu\nfast_fails %llu\nmalformed %llu\nrefused %llu\n",
 	       p.id, p.reachable, p.inflight, p.next_sn, p.ack,
 	       (unsigned long long)p.tx,
 	       (unsigned long long)p.rx, (unsigned long long)p.retransmits,
@@ -198,7 +198,8 @@ static int cmd_peer(u32 id)
 	       (unsigned long long)p.timeouts, (unsigned long long)p.naks,
 	       (unsigned long long)p.resyncs, (unsigned long long)p.skipped,
 	       (unsigned long long)p.fast_fails,
-	       (unsigned long long)p.malformed);
+	       (unsigned long long)p.malformed,
+	       (unsigned long long)p.refused);
 	return 0;
 }
 
@@ -261,15 +262,30 @@ static int signal_one(u32 dst, u32 slot, u64 token,
 	return 1;
 }
 
+/* Write a raw value (a token saved by barrier_signal()). */
+static int signal_raw(u32 dst, u32 slot, u64 v, u64 end)
+{
+	do {
+		if (!xfer(MPE_TEST_WRITE, dst, slot_off(slot), &v, sizeof(v),
+			  NULL))
+			return 0;
+		usleep(100000);
+	} while (now_ns() < end);
+	return 1;
+}
+
 static int await_one(u32 slot, u64 token, u64 end)
 {
-	u64 v = 0;
+	u64 v = 0, prev = 0;
 	int ret;
 
 	do {
 		ret = xfer(MPE_TEST_READ, info.devid, slot_off(slot), &v,
 			   sizeof(v), NULL);
 		if (!ret && v == (TOKEN_MAGIC | token))
+			return 0;
+		if (!xfer(MPE_TEST_READ, info.devid, slot_off(slot + 64), &prev,
+			  sizeof(prev), NULL) && prev == (TOKEN_MAGIC | token))
 			return 0;
 		usleep(50000);
 	} while (now_ns() < end);
@@ -278,13 +294,29 @@ static int await_one(u32 slot, u64 token, u64 end)
 	return 1;
 }
 
+/*
+ * A slot holds one token, so a host that passed a barrier could overwrite
+ * its token before a slower one read it. The slot MPE_PREV_SLOTS further
+ * keeps the token it replaced: await accepts either.
+ */
+#define MPE_PREV_SLOTS	64
+
+static int barrier_signal(u32 dst, u32 slot, u64 token, u64 end)
+{
+	u64 old = 0;
+
+	if (!xfer(MPE_TEST_READ, dst, slot_off(slot), &old, sizeof(old), NULL))
+		signal_raw(dst, slot + MPE_PREV_SLOTS, old, end);
+	return signal_one(dst, slot, token, end);
+}
+
 static int cmd_barrier(u64 token, double secs)
 {
 	u64 end = now_ns() + (u64)(secs * 1e9);
 	u32 i;
 
 	for (i = 0; i < info.nr_devs; i++)
-		if (i != info.devid && signal_one(i, info.devid, token, end))
+		if (i != info.devid && barrier_signal(i, info.devid, token, end))
 			return 1;
 	for (i = 0; i < info.nr_devs; i++)
 		if (i != info.devid && await_one(i, token, end))

@@ -87,6 +87,7 @@ enum cmm_mp_attr {
 	CMM_MP_A_DEV_LOCAL,	/* u32: 1 for this host's own device */
 	CMM_MP_A_POOL_STATE,	/* u32: enum cmm_mp_pool_state */
 	CMM_MP_A_POOL_GEN,	/* u32: membership generation */
+	CMM_MP_A_STATS_REFUSED,	/* accesses refused: segment owned by another */
 	__CMM_MP_A_MAX,
 };
 
@@ -97,6 +98,7 @@ enum cmm_mp_seg_state {
 	CMM_MP_SEG_ONLINE_RAM,	/* hot-added as System RAM on this host */
 	CMM_MP_SEG_BUSY,	/* a state change is in progress */
 	CMM_MP_SEG_FAILED,	/* its backing device is lost: accesses fail */
+	CMM_MP_SEG_OWNED,	/* allocated to CMM_MP_A_SEG_OWNER, not System RAM */
 	__CMM_MP_SEG_STATE_MAX,
 };
 

@@ -133,4 +133,36 @@ struct mp_eth_discover {
 	__be32	mtu;		/* 28 */
 };
 
+/*
+ * Segment ownership (Documentation/pool.rst): a READ_REQ of
+ * MP_ETH_OWN_LEN bytes at a control offset, MP_ETH_OWN_BASE | command <<
+ * 32 | segment (the backing device's own segment index), asks the device
+ * to arbitrate. It rides the data path, so it is retransmitted, windowed
+ * and deduplicated like any request; each command is idempotent for its
+ * sender, so a duplicate executed again answers the same. The READ_RESP
+ * payload is struct mp_eth_own; a malformed request is NAKed (-EINVAL).
+ */
+#define MP_ETH_OWN_BASE		0x8000000000000000ULL
+#define MP_ETH_OWN_LEN		8	/* sizeof(struct mp_eth_own) */
+#define MP_ETH_OWN_OFF(cmd, seg) \
+	(MP_ETH_OWN_BASE | ((__u64)(cmd) << 32) | (__u32)(seg))
+
+enum mp_eth_own_cmd {
+	MP_ETH_OWN_QUERY	= 1,	/* who owns it */
+	MP_ETH_OWN_CLAIM	= 2,	/* give it to the sender exclusively */
+	MP_ETH_OWN_RELEASE	= 3,	/* the sender gives it back */
+};
+
+/*
+ * status  0, -EBUSY (owned by another: owner), -EINPROGRESS (claimed,
+ *         being zeroed: ask again), -EPERM (release by a non-owner),
+ *         -ERANGE (no such segment)
+ * owner   device id of the owner after the command, MP_ETH_DEV_ANY none
+ */
+struct mp_eth_own {
+	__be32	status;		/* 0 */
+	__be16	owner;		/* 4 */
+	__be16	reserved;	/* 6 */
+};
+
 #endif /* _UAPI_LINUX_MP_ETH_H */

@@ -67,6 +67,7 @@ struct mpe_test_peer {
 	__u64 skipped;
 	__u64 fast_fails;
 	__u64 malformed;
+	__u64 refused;		/* accesses refused: -EACCES, segment not ours */
 };
 
 #define MPE_IOC_MAGIC	0xB5
