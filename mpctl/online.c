@@ -75,15 +75,25 @@ static const char *seg_reason(bool online, int err)
  */
 static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 {
+	struct mp_device *dev;
+	struct mp_segment *s;
+	struct mp_ctx *c;
 	uint32_t owner;
+	bool other = false;
 
-	if (mp_segment_refresh(seg))
+	/* a fresh context: the caller's keeps the kernel's error message */
+	if (mp_new(&c))
 		return false;
-	owner = mp_segment_get_owner(seg);
-	if (owner == MP_NONE)
-		return false;
-	snprintf(buf, len, "owned by device %u (mp%u)", owner, owner);
-	return true;
+	s = mp_segment_get_by_id(c, mp_segment_get_id(seg));
+	owner = s ? mp_segment_get_owner(s) : MP_NONE;
+	if (owner != MP_NONE) {
+		dev = mp_device_get_by_id(c, owner);
+		other = !dev || !mp_device_is_local(dev);
+	}
+	if (other)
+		snprintf(buf, len, "owned by device %u (mp%u)", owner, owner);
+	mp_unref(c);
+	return other;
 }
 
 struct seg_args {
