@@ -190,16 +190,12 @@ static int load_modules(struct cfg_args *a)
 	return MPCTL_EXIT_OK;
 }
 
+/* the zone of a segment's online blocks; "none" when none is online */
 static const char *seg_zone(struct mp_segment *seg)
 {
-	uint32_t online = mp_segment_get_memblock_online(seg);
-	uint32_t movable = mp_segment_get_memblock_movable(seg);
+	const char *zone = mpctl_seg_zone(seg);
 
-	if (!online)
-		return "none";
-	if (movable == online)
-		return "movable";
-	return movable ? "mixed" : "normal";
+	return zone ? zone : "none";
 }
 
 /* "512M$0x60000000": a device's range in the grammar of mem=. */
@@ -259,26 +255,6 @@ nomem:
 	return -ENOMEM;
 }
 
-static struct json_object *j_size(uint64_t v, unsigned int flags)
-{
-	char buf[MPCTL_FMT_MAX];
-
-	if (flags & MPCTL_HUMAN)
-		return json_object_new_string(mpctl_fmt_size(buf, sizeof(buf),
-							     v));
-	return json_object_new_uint64(v);
-}
-
-static struct json_object *j_hex(uint64_t v, unsigned int flags)
-{
-	char buf[MPCTL_FMT_MAX];
-
-	if (flags & MPCTL_HUMAN)
-		return json_object_new_string(mpctl_fmt_hex(buf, sizeof(buf),
-							    v));
-	return json_object_new_uint64(v);
-}
-
 /* [pool] against the loaded modules and the device. */
 static int pool_drift(struct cfg_args *a, struct mp_ctx *ctx,
 		      struct json_object *arr)
@@ -312,12 +288,12 @@ static int pool_drift(struct cfg_args *a, struct mp_ctx *ctx,
 	}
 	if (c->seg_size && mp_device_get_seg_size(dev) != c->seg_size)
 		rc |= add_drift(arr, "pool", -1, "seg_size",
-				j_size(c->seg_size, f),
-				j_size(mp_device_get_seg_size(dev), f));
+				mpctl_json_size(c->seg_size, f),
+				mpctl_json_size(mp_device_get_seg_size(dev), f));
 	if (c->has_chip_id && mp_device_get_chip_id(dev) != c->chip_id)
 		rc |= add_drift(arr, "pool", -1, "chip_id",
-				j_hex(c->chip_id, f),
-				j_hex(mp_device_get_chip_id(dev), f));
+				mpctl_json_addr(c->chip_id, f),
+				mpctl_json_addr(mp_device_get_chip_id(dev), f));
 	return rc;
 }
 
@@ -385,13 +361,13 @@ static struct json_object *config_json(struct cfg_args *a)
 	if (c->has_mem) {
 		json_object_object_add(pool, "mem",
 				       json_object_new_string(c->mem));
-		json_object_object_add(pool, "phys", j_hex(c->mem_base, f));
-		json_object_object_add(pool, "size", j_size(c->mem_size, f));
+		json_object_object_add(pool, "phys", mpctl_json_addr(c->mem_base, f));
+		json_object_object_add(pool, "size", mpctl_json_size(c->mem_size, f));
 	}
 	if (c->seg_size)
-		json_object_object_add(pool, "seg_size", j_size(c->seg_size, f));
+		json_object_object_add(pool, "seg_size", mpctl_json_size(c->seg_size, f));
 	if (c->has_chip_id)
-		json_object_object_add(pool, "chip_id", j_hex(c->chip_id, f));
+		json_object_object_add(pool, "chip_id", mpctl_json_addr(c->chip_id, f));
 	if (c->backend[0])
 		json_object_object_add(pool, "backend",
 				       json_object_new_string(c->backend));

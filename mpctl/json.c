@@ -28,7 +28,7 @@ static void add(struct json_object *obj, const char *key,
 	}
 }
 
-static struct json_object *j_size(uint64_t v, unsigned int flags)
+struct json_object *mpctl_json_size(uint64_t v, unsigned int flags)
 {
 	char buf[MPCTL_FMT_MAX];
 
@@ -38,7 +38,7 @@ static struct json_object *j_size(uint64_t v, unsigned int flags)
 	return json_object_new_uint64(v);
 }
 
-static struct json_object *j_addr(uint64_t v, unsigned int flags)
+struct json_object *mpctl_json_addr(uint64_t v, unsigned int flags)
 {
 	char buf[MPCTL_FMT_MAX];
 
@@ -59,7 +59,7 @@ static struct json_object *j_u32(uint32_t v)
 }
 
 /* Which zone the online blocks went to, from the kernel's counters. */
-static const char *seg_zone(struct mp_segment *seg)
+const char *mpctl_seg_zone(struct mp_segment *seg)
 {
 	uint32_t online = mp_segment_get_memblock_online(seg);
 	uint32_t movable = mp_segment_get_memblock_movable(seg);
@@ -86,7 +86,7 @@ struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
 	struct mp_device *dev = mp_segment_get_device(seg);
 	uint32_t owner = mp_segment_get_owner(seg);
 	int node = mp_segment_get_numa_node(seg);
-	const char *zone = seg_zone(seg);
+	const char *zone = mpctl_seg_zone(seg);
 	char name[32];
 	bool ok = true;
 
@@ -104,10 +104,10 @@ struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
 	}
 	add(o, "state", j_str(mp_seg_state_name(mp_segment_get_state(seg))),
 	    &ok);
-	add(o, "size", j_size(mp_segment_get_size(seg), flags), &ok);
+	add(o, "size", mpctl_json_size(mp_segment_get_size(seg), flags), &ok);
 	/* a segment of another device of the pool has no address here */
 	if (!dev || mp_device_is_local(dev))
-		add(o, "phys", j_addr(mp_segment_get_phys(seg), flags), &ok);
+		add(o, "phys", mpctl_json_addr(mp_segment_get_phys(seg), flags), &ok);
 	if (node >= 0)
 		add(o, "numa_node", json_object_new_int(node), &ok);
 	if (owner != MP_NONE)
@@ -117,7 +117,7 @@ struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
 	if (flags & MPCTL_VERBOSE) {
 		add(o, "device_id",
 		    json_object_new_int64(mp_segment_get_device_id(seg)), &ok);
-		add(o, "nha", j_addr(mp_segment_get_nha(seg), flags), &ok);
+		add(o, "nha", mpctl_json_addr(mp_segment_get_nha(seg), flags), &ok);
 		add(o, "mode", j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
 		    &ok);
 		add(o, "memblock_first",
@@ -158,7 +158,7 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 		return NULL;
 	add(o, "device", json_object_new_string(mp_device_get_name(dev)), &ok);
 	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), &ok);
-	add(o, "chip_id", j_addr(mp_device_get_chip_id(dev), flags), &ok);
+	add(o, "chip_id", mpctl_json_addr(mp_device_get_chip_id(dev), flags), &ok);
 	if (mac) {
 		snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x",
 			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
@@ -166,10 +166,10 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 	}
 	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))),
 	    &ok);
-	add(o, "size", j_size(mp_device_get_size(dev), flags), &ok);
+	add(o, "size", mpctl_json_size(mp_device_get_size(dev), flags), &ok);
 	if (local)
-		add(o, "phys", j_addr(mp_device_get_phys(dev), flags), &ok);
-	add(o, "segment_size", j_size(mp_device_get_seg_size(dev), flags),
+		add(o, "phys", mpctl_json_addr(mp_device_get_phys(dev), flags), &ok);
+	add(o, "segment_size", mpctl_json_size(mp_device_get_seg_size(dev), flags),
 	    &ok);
 	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
 	    &ok);
@@ -178,7 +178,7 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 	if (flags & MPCTL_VERBOSE) {
 		add(o, "first_segment",
 		    json_object_new_int64(mp_device_get_first_segment(dev)), &ok);
-		add(o, "nha", j_addr(mp_device_get_nha(dev), flags), &ok);
+		add(o, "nha", mpctl_json_addr(mp_device_get_nha(dev), flags), &ok);
 		add(o, "local", json_object_new_boolean(local), &ok);
 		add(o, "pool_state",
 		    j_str(mp_pool_state_name(mp_device_get_pool_state(dev))),
@@ -191,7 +191,7 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 			add(o, "segments_online", json_object_new_int64(online),
 			    &ok);
 			add(o, "block_size",
-			    j_size(mp_device_get_block_size(dev), flags), &ok);
+			    mpctl_json_size(mp_device_get_block_size(dev), flags), &ok);
 		}
 	}
 	if (!ok) {

@@ -35,6 +35,9 @@ int mpctl_getopt_error(const char *cmd, int c, char **argv);
 
 /* json.c */
 struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags);
+struct json_object *mpctl_json_size(uint64_t v, unsigned int flags);
+struct json_object *mpctl_json_addr(uint64_t v, unsigned int flags);
+const char *mpctl_seg_zone(struct mp_segment *seg);
 struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags);
 int mpctl_print_json(struct json_object *obj, bool pretty);
 
