@@ -18,11 +18,8 @@ check "cmm_mp loaded on the reserved range" load_cmm_mp
 if [ "$MP_HOSTS" -gt 1 ]; then
 	check "eth0 up, mp_eth loaded: discovery on the control EtherType" \
 		"mpe_net && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0"
-	i=0
-	while [ "$(cat $D/pool_state)" != runtime ] || \
-	      [ "$(mpctl list -D | grep -c '"state":"up"')" -lt "$MP_HOSTS" ]; do
-		i=$((i + 1)); [ $i -lt 300 ] || break; sleep 0.2
-	done
+	wait_until 60 "test \"\$(cat $D/pool_state)\" = runtime &&
+		test \$(mpctl list -D | grep -c '\"state\":\"up\"') -ge $MP_HOSTS"
 	check "pool formed: $MP_HOSTS devices up, generation $(cat $D/generation)" \
 		"test \"\$(cat $D/pool_state)\" = runtime"
 	check "every device answers over the transport" mpe_test barrier 1 120

@@ -29,6 +29,17 @@ check() {
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
 diag() { echo "# $*"; }
 
+# wait_until SECONDS CODE: poll CODE (eval'ed) every 0.2 s until it succeeds;
+# fails after SECONDS
+wait_until() {
+	_n=$(($1 * 5)); shift
+	while ! eval "$*" >/dev/null 2>&1; do
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
 memtotal_kb() { awk '/^MemTotal:/ {print $2}' /proc/meminfo; }
 node_memtotal_kb() { awk '/MemTotal:/ {print $4}' "/sys/devices/system/node/node$1/meminfo" 2>/dev/null || echo 0; }
 # iomem_has PATTERN: /proc/iomem has a line matching PATTERN

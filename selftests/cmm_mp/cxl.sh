@@ -80,7 +80,7 @@ check "mpctl online 0: MemTotal grows by exactly one segment, on node $NODE" \
 # cannot run code from (a process bound there whole dies in ld.so)
 mp_touch -m 48 -s 7 -b "$NODE" -n "$NODE" -w /tmp/ready > /tmp/touch.out 2>&1 &
 T=$!
-i=0; while [ ! -e /tmp/ready ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 60 test -e /tmp/ready
 diag "placement: $(tr '\n' ' ' < /tmp/touch.out)"
 check "offline 0 with 48 MiB of live data on it" mpctl offline 0
 kill -USR1 $T; wait $T; TR=$?

@@ -20,7 +20,7 @@ M1=$(memtotal_kb)
 # 16 MiB of data plus ~4000 page-table pages, all on node 1
 numactl --membind=1 mp_touch -m 16 -s 9 -p 4000 -w /tmp/ready > /tmp/touch.out 2>&1 &
 T=$!
-i=0; while [ ! -e /tmp/ready ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 60 test -e /tmp/ready
 diag "node 1 after pinning: $(grep -E 'MemUsed|PageTables' /sys/devices/system/node/node1/meminfo | tr -s ' ' | tr '\n' ';')"
 
 mpctl offline 0 > /tmp/off.out 2> /tmp/off.err

@@ -52,7 +52,7 @@ check "mpctl list shows seg1 online" "mpctl list -s 1 | grep -q online"
 # --- offline with live data on the segments
 numactl --membind=1 mp_touch -m 200 -s 42 -w /tmp/ready > /tmp/touch.out 2>&1 &
 T=$!
-i=0; while [ ! -e /tmp/ready ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 60 test -e /tmp/ready
 diag "placement before offline: $(grep node /tmp/touch.out | tr '\n' ' ')"
 check "offline 0,1,2 while 200 MiB of live data sits on them" mpctl offline 0,1,2
 kill -USR1 $T; wait $T; TR=$?

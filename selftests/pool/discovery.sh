@@ -18,15 +18,6 @@
 
 MIB=1048576
 D=/sys/class/cmm_mp/mp0
-# wait_until SECONDS CODE: poll CODE (eval'ed) every 0.2 s
-wait_until() {
-	_n=$(($1 * 5)); shift
-	while ! eval "$*" >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
-		sleep 0.2
-	done
-}
 pstate() { cat $D/pool_state; }
 gen() { cat $D/generation; }
 flat() { tr -d ' \n'; }

@@ -18,14 +18,6 @@ SEG=5
 OFF=$((128 * MIB))		# segment 5 in C's DRAM
 SLOT=$((OFF / 8))		# mpe_test signal writes at 8 * SLOT
 ROUNDS=10
-wait_until() {
-	_n=$(($1 * 5)); shift
-	while ! eval "$*" >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
-		sleep 0.2
-	done
-}
 flat() { tr -d ' \n'; }
 pstate() { cat $D/pool_state; }
 devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
