@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmm_mp: remote-backed segments mapped on this host.
+ *
+ * A segment whose backing device is another pool member cannot become
+ * System RAM here; once this host owns it (pooling mode) or shares it
+ * (sharing mode) it is reached through a character device, /dev/mps<N>
+ * (pread/pwrite/mmap, mps.c), or a block device, /dev/mpb<N> (blk-mq,
+ * mpb.c), N being the pool-wide segment number. Both move bytes with
+ * mp_remote_io(), which resolves the segment to its backing device and
+ * offset and goes through the backend.
+ */
+#ifndef _CMM_MP_REMOTE_H
+#define _CMM_MP_REMOTE_H
+
+#include <linux/types.h>
+
+struct mp_dev;
+struct mps_dev;
+struct mpb_dev;
+
+/**
+ * struct mp_remote - a remote segment this host maps
+ * @d: the local pool device
+ * @seg: pool-wide segment number (the N of /dev/mps<N>, /dev/mpb<N>)
+ * @devid: device id of the backing device
+ * @dev_off: byte offset of the segment in the backing device's DRAM
+ * @size: bytes of the segment
+ * @gen: pool generation the mapping was made in; an access after the
+ *	pool re-formed fails with -EIO until the segment is onlined again
+ * @mode: enum cmm_mp_seg_mode (CMM_MP_SEG_MODE_DAX or _BLK)
+ * @shared: online in sharing mode
+ * @mps: the character device while @mode is DAX
+ * @mpb: the block device while @mode is BLK
+ */
+struct mp_remote {
+	struct mp_dev *d;
+	u32 seg;
+	u32 devid;
+	u64 dev_off;
+	u64 size;
+	u32 gen;
+	u32 mode;
+	bool shared;
+	struct mps_dev *mps;
+	struct mpb_dev *mpb;
+};
+
+/*
+ * mp_remote_io() - read or write @len bytes at byte @pos of segment @r;
+ * sleeps. Any length: the backend splits into frames (each frame atomic
+ * at the backing device). Return: 0, -EINVAL beyond the segment, -EIO
+ * when the pool re-formed or the backing device is lost, -EACCES refused
+ * by the backing device, or the backend's error.
+ */
+int mp_remote_io(struct mp_remote *r, u64 pos, void *buf, size_t len,
+		 bool write);
+
+/* mps.c: /dev/mps<N>; 0 or -errno. */
+int mp_mps_add(struct mp_remote *r);
+void mp_mps_del(struct mp_remote *r);
+
+/* mpb.c: /dev/mpb<N>; 0 or -errno. */
+int mp_mpb_add(struct mp_remote *r);
+void mp_mpb_del(struct mp_remote *r);
+
+#endif /* _CMM_MP_REMOTE_H */
