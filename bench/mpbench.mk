@@ -5,7 +5,7 @@ MPBENCH_SRCS	:= $(addprefix bench/mpbench/,main.c target.c lat.c bw.c verify.c u
 
 GUEST_BINS	+= $(B)/bench/mpbench
 USERSPACE	+= $(B)/bench/mpbench
-UNIT_TESTS	+= bench/mpbench_smoke.sh
+UNIT_TESTS	+= bench/mpbench_smoke.sh bench/report_smoke.sh
 
 $(B)/bench/mpbench: $(MPBENCH_SRCS) bench/mpbench/mpbench.h kernel/common/mp_seg.c
 	@mkdir -p $(@D)

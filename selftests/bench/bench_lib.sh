@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the guest sides of `make bench` (bench/run): results go out as
+# "# RESULT key value" TAP comments that bench/report collects. They are
+# gathered in a file (a check's output goes to the console, not the TAP
+# stream) and printed by bench_emit at the end of a script.
+
+BENCH_SECONDS=${BENCH_SECONDS:-2}
+BENCH_SIZE=${BENCH_SIZE:-64M}
+BENCH_THREADS=${BENCH_THREADS:-2}
+
+BENCH_RESULTS=/tmp/bench.results
+: > $BENCH_RESULTS
+res() { echo "# RESULT $1 $2" >> $BENCH_RESULTS; }
+bench_emit() { cat $BENCH_RESULTS; }
+
+# mpb_results PREFIX FILE: "target test value unit" lines of mpbench -> RESULTs
+mpb_results() {
+	awk -v p="$1" '$3 ~ /^[0-9.]+$/ {
+		t = $2; gsub(":", "to", t); print "# RESULT " p "_" t " " $3 }' \
+		"$2" >> $BENCH_RESULTS
+}
+
+# mpb_run PREFIX TARGET: every mpbench test on TARGET, then a verification
+mpb_run() {
+	mpbench -t "$2" -s "$BENCH_SIZE" -d "$BENCH_SECONDS" -j "$BENCH_THREADS" \
+		latency read 3:1 2:1 1:1 triad --verify > /tmp/mpb.$1 2>&1
+	_r=$?
+	cat /tmp/mpb.$1 >&2
+	mpb_results "$1" /tmp/mpb.$1
+	return $_r
+}
+
+# ms: milliseconds since boot (the guests' clock, good enough for ratios)
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# bench_pool N: cmm_mp + mp_eth with discovery on eth0, wait for a formed
+# pool of N devices, then a barrier so every host starts together
+bench_pool() {
+	modprobe virtio_pci 2>/dev/null
+	modprobe virtio_net && ip link set eth0 up &&
+	load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 &&
+	wait_until 120 "test \"\$(cat /sys/class/cmm_mp/mp0/pool_state)\" = runtime" &&
+	mpe_test barrier 1 180
+}
+
+# bench_ip: an address on eth0 for the TCP peers (NBD): 10.77.0.<host + 1>
+bench_ip() { ip addr add "10.77.0.$((MP_HOST + 1))/24" dev eth0; }
+
+# bench_online_as SEG MODE: online a segment of the peer as MODE (dax,
+# blk); fails (and the caller skips) on a tree without remote segments
+bench_online_as() {
+	mpctl online "$1" --as "$2" > /tmp/online.$1 2>&1
+	_r=$?
+	cat /tmp/online.$1 >&2
+	return $_r
+}
+
+# bench_nbd: /dev/nbd0 from host 1's nbd-server (export "bench"), retried:
+# under emulation on a loaded machine the first ARP exchange can time out
+bench_nbd() {
+	modprobe nbd || return 1
+	_i=0
+	while [ $_i -lt 20 ]; do
+		nbd-client 10.77.0.2 -N bench /dev/nbd0 && return 0
+		_i=$((_i + 1))
+		sleep 2
+	done
+	return 1
+}

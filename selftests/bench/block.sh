@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of `make bench`, part "block" (two hosts): fio on /dev/mpb2 (a
+# segment of host 1's device, onlined by host 0 as a block device) against
+# NBD over TCP on the same link (nbd-server on host 1 exporting a file of
+# the same size from its RAM). 4 KiB random reads and writes (libaio,
+# direct, queue depth 16) and 1 MiB sequential reads and writes, then a
+# crc32c-verified write/read pass on each device.
+. /selftests/lib.sh
+. /selftests/bench/bench_lib.sh
+
+SEG=2
+T=${BENCH_FIO_SECONDS:-10}
+VSIZE=${BENCH_FIO_VERIFY_SIZE:-32M}
+
+if [ "$MP_HOST" = 1 ]; then
+	tap_plan 4
+	check "pool of 2 formed" bench_pool
+	check "10.77.0.2 on eth0" bench_ip
+	cat > /tmp/nbd.conf <<-EOC
+	[generic]
+	[bench]
+	exportname = /tmp/nbd.img
+	EOC
+	check "nbd-server exports a 128 MiB file" \
+		"truncate -s 128M /tmp/nbd.img && nbd-server -C /tmp/nbd.conf && mpe_test barrier 2 300"
+	check "host 0 done" mpe_test barrier 3 1800
+	exit 0
+fi
+
+# fio_run PREFIX DEV: the four jobs, RESULTs from the terse output
+fio_run() {
+	for j in randread:4k randwrite:4k read:1M write:1M; do
+		rw=${j%%:*} bs=${j#*:}
+		fio --name="$1-$rw" --filename="$2" --rw="$rw" --bs="$bs" \
+			--ioengine=libaio --direct=1 --iodepth=16 --runtime="$T" \
+			--time_based --size=100% --minimal > /tmp/fio.out 2>&1 || {
+			cat /tmp/fio.out >&2
+			return 1
+		}
+		case $rw in
+		randread)	res "blk_$1_randread_iops" "$(cut -d';' -f8 /tmp/fio.out)" ;;
+		randwrite)	res "blk_$1_randwrite_iops" "$(cut -d';' -f49 /tmp/fio.out)" ;;
+		read)		res "blk_$1_seqread_MiBps" "$(awk -F';' '{ printf "%.1f", $7 / 1024 }' /tmp/fio.out)" ;;
+		write)		res "blk_$1_seqwrite_MiBps" "$(awk -F';' '{ printf "%.1f", $48 / 1024 }' /tmp/fio.out)" ;;
+		esac
+	done
+}
+
+# fio_verify DEV: write a crc32c-tagged pattern, read it back
+fio_verify() {
+	fio --name=verify --filename="$1" --rw=write --bs=64k --size="$VSIZE" \
+		--ioengine=libaio --direct=1 --iodepth=8 --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 > /tmp/fio.v 2>&1
+	_r=$?
+	cat /tmp/fio.v >&2
+	return $_r
+}
+
+tap_plan 8
+check "pool of 2 formed" bench_pool
+check "10.77.0.1 on eth0" bench_ip
+check "NBD: /dev/nbd0 from host 1" \
+	"mpe_test barrier 2 300 && bench_nbd"
+if bench_online_as $SEG blk && [ -b /dev/mpb$SEG ]; then
+	check "fio on /dev/mpb$SEG" fio_run mpb /dev/mpb$SEG
+	check "/dev/mpb$SEG: crc32c-verified write and read back" fio_verify /dev/mpb$SEG
+else
+	skip "no /dev/mpb in this tree"
+	skip "no /dev/mpb in this tree"
+fi
+check "fio on /dev/nbd0" fio_run nbd /dev/nbd0
+check "/dev/nbd0: crc32c-verified write and read back" fio_verify /dev/nbd0
+check "barrier: done" "nbd-client -d /dev/nbd0; mpe_test barrier 3 1800"
+bench_emit

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of `make bench`, part "remote" (two hosts): remote pool memory
+# (MP-R). Host 0 onlines segment 2 (backed by host 1's device) as
+# /dev/mps2 and runs mpbench on an mmap of it (MAP_SHARED: faults fetch
+# pages over the transport, the page cache keeps them; steady-state
+# numbers) and with pread/pwrite (every access a round trip to the
+# device: the idle latency of MP-R), each followed by a verification that
+# reads the pattern back from the device. Host 1 serves.
+. /selftests/lib.sh
+. /selftests/bench/bench_lib.sh
+
+SEG=2
+SIZE=${BENCH_REMOTE_SIZE:-16M}
+if [ "$MP_HOST" = 1 ]; then
+	tap_plan 2
+	check "pool of 2 formed" bench_pool
+	check "host 0 done" mpe_test barrier 2 1200
+	exit 0
+fi
+tap_plan 5
+check "pool of 2 formed" bench_pool
+if ! bench_online_as $SEG dax; then
+
+	for i in 2 3 4; do skip "no /dev/mps in this tree"; done
+else
+	BENCH_SIZE=$SIZE
+	check "MP-R mmap of /dev/mps$SEG: mpbench, pattern verified" \
+		mpb_run remote_mmap mmap:/dev/mps$SEG
+	check "MP-R pread/pwrite on /dev/mps$SEG: mpbench, pattern verified" \
+		mpb_run remote_pio pio:/dev/mps$SEG
+	check "segment $SEG offline again" mpctl offline $SEG
+fi
+check "barrier: done" mpe_test barrier 2 1200
+bench_emit
