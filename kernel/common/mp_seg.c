@@ -157,7 +157,9 @@ int mp_seg_blocks(const struct mp_geometry *g, u32 seg, u32 *first,
 	if (mp_seg_range(g, seg, &phys, NULL))
 		return -ENOENT;
 	first_blk = phys / g->block_size;
-	if (first_blk > 0xffffffffULL)
+	/* memory block numbers and counts are 32-bit in sysfs */
+	if (first_blk > 0xffffffffULL ||
+	    g->seg_size / g->block_size > 0xffffffffULL)
 		return -ERANGE;
 	if (first)
 		*first = (u32)first_blk;

@@ -21,3 +21,11 @@ $(B)/fuzz/fuzz_frame: $(FUZZ_FRAME_SRC) $(FUZZ_FRAME_H) | $(B)/fuzz/fuzz_frame-s
 $(B)/fuzz/fuzz_frame-seeds: selftests/fuzz/fuzz_frame_seeds.c kernel/common/mp_frame.c $(FUZZ_FRAME_H)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)
+
+# The pool map and segment geometry (discovery, mpctl, the module's mem=).
+FUZZ_TARGETS += $(B)/fuzz/fuzz_pool
+
+$(B)/fuzz/fuzz_pool: selftests/fuzz/fuzz_pool.c kernel/common/mp_pamt.c kernel/common/mp_seg.c \
+		kernel/common/mp_pamt.h kernel/common/mp_seg.h kernel/common/mp_types.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS_COMMON) $(FUZZ_CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)

@@ -80,6 +80,10 @@ static void test_geometry(void **state)
 	assert_int_equal(mp_seg_blocks(&g, 3, &first, &count), 0);
 	assert_int_equal(first, 8 + 6);
 	assert_int_equal(count, 2);
+
+	/* more blocks in a segment than a u32 counts: refused, not truncated */
+	assert_int_equal(mp_geometry_init(&g, 0, 1ULL << 33, 1ULL << 33, 1), 0);
+	assert_int_equal(mp_seg_blocks(&g, 0, &first, &count), -ERANGE);
 }
 
 static void test_geometry_rejects(void **state)
