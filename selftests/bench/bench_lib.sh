@@ -33,13 +33,18 @@ mpb_run() {
 # ms: milliseconds since boot (the guests' clock, good enough for ratios)
 ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
-# bench_pool N: cmm_mp + mp_eth with discovery on eth0, wait for a formed
-# pool of N devices, then a barrier so every host starts together
+# bench_devs_up: devices of the pool that are up, as this host sees them
+bench_devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; }
+
+# bench_pool: cmm_mp + mp_eth with discovery on eth0, wait for a formed
+# pool of every host (a slow host may first form a pool alone and join
+# later: wait for all of them), then a barrier so every host starts
+# together
 bench_pool() {
 	modprobe virtio_pci 2>/dev/null
 	modprobe virtio_net && ip link set eth0 up &&
 	load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 &&
-	wait_until 120 "test \"\$(cat /sys/class/cmm_mp/mp0/pool_state)\" = runtime" &&
+	wait_until 180 "test \"\$(cat /sys/class/cmm_mp/mp0/pool_state)\" = runtime && test \$(bench_devs_up) = $MP_HOSTS" &&
 	mpe_test barrier 1 180
 }
 

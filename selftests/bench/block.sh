@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of `make bench`, part "block" (two hosts): fio on /dev/mpb2 (a
+# Guest side of `make bench`, part "block" (two hosts): fio on /dev/mpb3 (a
 # segment of host 1's device, onlined by host 0 as a block device) against
 # NBD over TCP on the same link (nbd-server on host 1 exporting a file of
 # the same size from its RAM). 4 KiB random reads and writes (libaio,
@@ -10,7 +10,7 @@
 . /selftests/lib.sh
 . /selftests/bench/bench_lib.sh
 
-SEG=2
+SEG=3		# host 1's second segment: its first holds the barrier slots
 T=${BENCH_FIO_SECONDS:-10}
 VSIZE=${BENCH_FIO_VERIFY_SIZE:-32M}
 

@@ -6,9 +6,10 @@
 # 64..4096 B, the server's memory on system memory and on MP-L (numactl
 # --membind to the pool node, local segments onlined); then with the
 # server in a cgroup whose memory.max is far below its data set, swapping
-# to /dev/mpb2 (a segment of host 1's device) and to NBD from host 1 over
+# to /dev/mpb5 (a segment of host 1's device) and to NBD from host 1 over
 # the same link. Host 1 serves. Correctness: a key written before the
-# benchmark reads back intact after it (for the swap cases, from swap).
+# benchmark reads back intact after it (for the swap cases, from swap),
+# and a swap case must have swapped.
 . /selftests/lib.sh
 . /selftests/bench/bench_lib.sh
 
@@ -16,7 +17,7 @@ N=${BENCH_REDIS_REQUESTS:-20000}
 SIZES=${BENCH_REDIS_SIZES:-64 1024 4096}
 SWAP_KEYS=${BENCH_REDIS_SWAP_KEYS:-60000}
 SWAP_LIMIT=${BENCH_REDIS_SWAP_LIMIT:-48M}
-SEG=2
+SEG=5		# host 1's second segment: its first holds the barrier slots
 
 if [ "$MP_HOST" = 1 ]; then
 	tap_plan 4
@@ -37,12 +38,12 @@ server() {
 	wait_until 30 "redis-cli ping | grep -q PONG"
 }
 
-# bench_kv PREFIX SIZE [KEYS]: SET then GET, ops/s as RESULTs, and a
-# sentinel key that must read back intact
+# bench_kv PREFIX SIZE [KEYS [REQUESTS]]: SET then GET, ops/s as RESULTs,
+# and a sentinel key that must read back intact
 bench_kv() {
 	_sent=$(head -c 3000 /dev/urandom | md5sum | cut -c1-32)
 	redis-cli set sentinel "$_sent" >/dev/null || return 1
-	redis-benchmark -q --csv -t set,get -d "$2" -n "$N" -r "${3:-10000}" \
+	redis-benchmark -q --csv -t set,get -d "$2" -n "${4:-$N}" -r "${3:-10000}" \
 		> /tmp/rb.out 2>&1 || { cat /tmp/rb.out >&2; return 1; }
 	cat /tmp/rb.out >&2
 	res "redis_$1_set_$2" "$(awk -F'"' '$2 == "SET" { print $4 }' /tmp/rb.out)"
@@ -55,11 +56,14 @@ swap_run() {
 	mkswap "$2" >&2 && swapon "$2" || return 1
 	mkdir -p /sys/fs/cgroup/redis &&
 	echo "$SWAP_LIMIT" > /sys/fs/cgroup/redis/memory.max &&
+	_out0=$(awk '$1 == "pswpout" { print $2 }' /proc/vmstat)
 	server sh -c 'echo $$ > /sys/fs/cgroup/redis/cgroup.procs && exec "$@"' sh &&
-	bench_kv "$1" 1024 "$SWAP_KEYS"
+	bench_kv "$1" 1024 "$SWAP_KEYS" $((SWAP_KEYS * 2))
 	_r=$?
-	_out=$(awk '$1 == "pswpout" { print $2 }' /proc/vmstat)
-	diag "$1: pswpout $_out, swap used $(awk 'NR > 1 { print $1, $4 }' /proc/swaps)"
+	_out=$(($(awk '$1 == "pswpout" { print $2 }' /proc/vmstat) - _out0))
+	diag "$1: $_out pages swapped out, swap used $(awk 'NR > 1 { print $1, $4 }' /proc/swaps)"
+	# a run that never swapped measured nothing of the device
+	[ "$_out" -gt 0 ] || { diag "$1: the data set fit in memory.max"; _r=1; }
 	redis-cli shutdown nosave >/dev/null 2>&1
 	sleep 1
 	swapoff "$2" || _r=1
@@ -69,8 +73,9 @@ swap_run() {
 tap_plan 9
 check "pool of 2 formed" bench_pool
 check "10.77.0.1 on eth0" bench_ip
-check "local segments online (MP-L on node $MP_POOL_NODE)" \
-	"mpctl online 0-1 >/dev/null && test \$(node_memtotal_kb $MP_POOL_NODE) -gt 0"
+# segment 0 keeps the barrier slots of mpe_test: MP-L is segments 1-3
+check "local segments 1-3 online (MP-L on node $MP_POOL_NODE)" \
+	"mpctl online 1-3 >/dev/null && test \$(node_memtotal_kb $MP_POOL_NODE) -gt 0"
 ok_sys=0 ok_mpl=0
 for s in $SIZES; do
 	server && bench_kv sys "$s" || ok_sys=1

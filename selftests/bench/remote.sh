@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of `make bench`, part "remote" (two hosts): remote pool memory
-# (MP-R). Host 0 onlines segment 2 (backed by host 1's device) as
-# /dev/mps2 and runs mpbench on an mmap of it (MAP_SHARED: faults fetch
+# (MP-R). Host 0 onlines segment 3 (backed by host 1's device) as
+# /dev/mps3 and runs mpbench on an mmap of it (MAP_SHARED: faults fetch
 # pages over the transport, the page cache keeps them; steady-state
 # numbers) and with pread/pwrite (every access a round trip to the
 # device: the idle latency of MP-R), each followed by a verification that
@@ -11,7 +11,7 @@
 . /selftests/lib.sh
 . /selftests/bench/bench_lib.sh
 
-SEG=2
+SEG=3		# host 1's second segment: its first holds the barrier slots
 SIZE=${BENCH_REMOTE_SIZE:-16M}
 if [ "$MP_HOST" = 1 ]; then
 	tap_plan 2
