@@ -7,12 +7,12 @@
 # a segment onlined on the region's node, data survives its offline, bad
 # regions and a region a pmem namespace holds are refused.
 . /selftests/lib.sh
+. /selftests/cmm_mp/cxl_lib.sh
 
 SEG=134217728
 SEG_KB=$((SEG / 1024))
 KO=/lib/modules/cmm-mp/cmm_mp.ko
 S=/sys/class/cmm_mp/mp0/segments
-CXL=/sys/bus/cxl/devices
 
 # bad_load DESC PARAMS DMESG-PATTERN: refused, explained, nothing left
 bad_load() {
@@ -27,26 +27,10 @@ bad_load() {
 }
 
 tap_plan 15
-# the CXL window's node: possible (CEDT/SRAT), offline until memory is added
-NODE=$(awk -v p="$(cat /sys/devices/system/node/possible)" -v o="$(cat /sys/devices/system/node/online)" 'BEGIN {
-	split(p, a, ","); split(o, b, ",")
-	for (i in b) { n = split(b[i], r, "-"); for (j = r[1]; j <= r[n]; j++) on[j] = 1 }
-	for (i in a) { n = split(a[i], r, "-"); for (j = r[1]; j <= r[n]; j++) if (!on[j]) { print j; exit } }
-}')
-for m in cxl_acpi cxl_pci cxl_mem cxl_pmem libnvdimm nd_pmem; do
-	modprobe $m 2>&1 | sed 's/^/# modprobe: /'
-done
-i=0; while ! ls $CXL 2>/dev/null | grep -q '^endpoint' && [ $i -lt 150 ]; do
-	sleep 0.2; i=$((i + 1))
-done
-check "CXL root and memdev enumerated (root0, mem0)" test -e $CXL/root0 -a -e $CXL/mem0
+NODE=$(cxl_window_node)
+check "CXL root and memdev enumerated (root0, mem0)" cxl_enumerate
 RD=$(ls $CXL | grep -m1 '^decoder0\.')
-check "cxl create-region -t pmem on root decoder $RD" \
-	"cxl create-region -m -d $RD -w 1 -t pmem mem0 > /tmp/cr.out 2>&1"
-sed 's/^/# /' /tmp/cr.out | head -n 20
-R=$(ls $CXL | grep -m1 '^region')
-BASE=$(cat $CXL/$R/resource 2>/dev/null)
-SIZE=$(($(cat $CXL/$R/size 2>/dev/null || echo 0)))
+check "cxl create-region -t pmem on root decoder $RD" cxl_region_create
 # its nd region (the only one: no legacy pmem in this guest)
 i=0; while ! ls /sys/bus/nd/devices 2>/dev/null | grep -q '^region' && [ $i -lt 50 ]; do
 	sleep 0.2; i=$((i + 1))
