@@ -169,6 +169,13 @@ int mp_disc_init(struct mp_disc *d, const struct mp_disc_params *par,
 	return 0;
 }
 
+/* Members we did not lose (RUNTIME), or the devices heard. */
+static u32 mp_disc_live(const struct mp_disc *d)
+{
+	return d->state == CMM_MP_POOL_RUNTIME ? d->nr_pool - d->nr_lost :
+	       d->nr_heard;
+}
+
 /* Devices in our current table: dev_count of the frames we send. */
 u32 mp_disc_count(const struct mp_disc *d)
 {
@@ -235,6 +242,39 @@ static struct mp_dmember *mp_disc_member(const struct mp_disc *d,
 	return e;
 }
 
+/*
+ * A device of an older round must learn of ours: one answer is enough
+ * (it then hears our round's broadcasts), and all N would be O(N) frames
+ * per joining device. The member after it in pool order that we did not
+ * lose answers; without a pool, everyone does. Should that answer be
+ * lost, the round's next broadcast brings it all the same.
+ */
+static bool mp_disc_answers(const struct mp_disc *d,
+			    const struct mp_discover *p)
+{
+	u32 lo = 0, hi = d->nr_pool, i, n;
+
+	if (!d->nr_pool)
+		return true;
+	while (lo < hi) {	/* the first member above its chip id */
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (d->pool[mid].chip_id <= p->chip_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (n = 0, i = lo % d->nr_pool; n < d->nr_pool;
+	     n++, i = (i + 1) % d->nr_pool) {
+		const struct mp_dmember *e = &d->pool[i];
+
+		if (e->lost || mp_disc_mac_eq(e->mac, p->mac))
+			continue;
+		return mp_disc_mac_eq(e->mac, d->self.mac);
+	}
+	return true;
+}
+
 static void mp_disc_fill(const struct mp_disc *d, struct mp_disc_tx *tx)
 {
 	tx->round = d->round;
@@ -283,7 +323,8 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 		if (round == d->round)
 			mp_disc_record(d, p, proxy, now);
 		else if (op == MP_ETH_OP_DISCOVER)
-			tx->reply = true;	/* an older round: bring it here */
+			/* an older round: bring it here */
+			tx->reply = mp_disc_answers(d, p);
 		goto out;
 	}
 	/* RUNTIME or CONFLICT: is this consistent with what we have? */
@@ -311,12 +352,13 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 		e->last_seen = now;
 		/*
 		 * A member still finishing our round that has not heard
-		 * everyone yet: tell it we are here. One that counts as
-		 * many devices as we do needs nothing from us (answering
-		 * every DISCOVER of every late device costs O(N^2) frames).
+		 * every live member yet, or probing us: tell it we are
+		 * here. One that counts as many devices as we have live
+		 * members needs nothing from us (answering every DISCOVER
+		 * of every late device costs O(N^2) frames).
 		 */
 		tx->reply = op == MP_ETH_OP_DISCOVER &&
-			    p->dev_count < mp_disc_count(d);
+			    p->dev_count < mp_disc_live(d);
 	}
 out:
 	mp_disc_fill(d, tx);
@@ -344,24 +386,40 @@ static u32 mp_disc_outcome(const struct mp_disc *d, struct mp_dmember *v,
 }
 
 /*
- * RUNTIME or CONFLICT: heartbeats, and a member silent for hb_timeout
- * starts a new round.
+ * RUNTIME or CONFLICT: heartbeats, probes of members silent for a while,
+ * and a member silent for hb_timeout starts a new round.
  */
 static void mp_disc_tick_member(struct mp_disc *d, u64 now,
+				struct mp_dmember *probe, u32 max_probe,
 				struct mp_disc_tx *tx)
 {
 	struct mp_dmember *t = d->state == CMM_MP_POOL_RUNTIME ?
 			       d->pool : d->heard;
 	u32 i, nt = mp_disc_count(d);
 
-	if (now - d->last_tx >= d->par.hb_interval) {
+	bool beat = now - d->last_tx >= d->par.hb_interval;
+
+	if (beat) {
 		tx->send = true;
 		tx->op = MP_ETH_OP_DISCOVER_ACK;
 		d->last_tx = now;
 	}
 	for (i = 0; i < nt; i++) {
-		if (t[i].lost || mp_disc_mac_eq(t[i].mac, d->self.mac) ||
-		    now - t[i].last_seen < d->par.hb_timeout)
+		if (t[i].lost || mp_disc_mac_eq(t[i].mac, d->self.mac))
+			continue;
+		/*
+		 * Silent for half the timeout: ask it directly with each
+		 * heartbeat (a DISCOVER counting 1 device, which a member
+		 * answers). With N^2 pairs, losing every heartbeat of one
+		 * pair for hb_timeout is no longer rare (1024 devices, 5 %
+		 * loss: every few seconds); losing the probes too is. A few
+		 * per heartbeat: when many are silent, they failed.
+		 */
+		if (now - t[i].last_seen >= d->par.hb_timeout / 2 && beat &&
+		    tx->nr_probe < max_probe &&
+		    tx->nr_probe < MP_DISC_MAX_PROBES)
+			probe[tx->nr_probe++] = t[i];
+		if (now - t[i].last_seen < d->par.hb_timeout)
 			continue;
 		tx->silent = true;
 		tx->gone = t[i];
@@ -427,10 +485,12 @@ static void mp_disc_proxies(struct mp_disc *d, u64 age,
  * @now: the time
  * @out: where the members of a round that ends go; NULL: not now
  * @max_out: its entries
- * @proxy: where the lost members to report go
+ * @proxy: where the lost members to report go (DISCOVERY), or the
+ *	members to probe (RUNTIME, CONFLICT)
  * @max_proxy: its entries
  * @tx: zeroed by the caller; what to do: @close the data path, @send a
- *	broadcast, the @nr_proxy reports, @finish the round
+ *	broadcast, the @nr_proxy reports or @nr_probe probes, @finish the
+ *	round
  */
 void mp_disc_tick(struct mp_disc *d, u64 now, struct mp_dmember *out,
 		  u32 max_out, struct mp_dmember *proxy, u32 max_proxy,
@@ -442,7 +502,7 @@ void mp_disc_tick(struct mp_disc *d, u64 now, struct mp_dmember *out,
 	tx->why = d->why;
 	d->need_close = false;
 	if (d->state != CMM_MP_POOL_DISCOVERY) {
-		mp_disc_tick_member(d, now, tx);
+		mp_disc_tick_member(d, now, proxy, max_proxy, tx);
 		goto out;
 	}
 	if (d->announce || now - d->last_tx >= d->par.interval) {
@@ -561,9 +621,11 @@ bool mp_disc_commit(struct mp_disc *d, const struct mp_dmember *v, u32 n,
 	    n > d->max_pool)
 		return false;
 	d->state = CMM_MP_POOL_RUNTIME;
+	d->nr_lost = 0;
 	for (i = 0; i < n; i++) {
 		d->pool[i] = v[i];
 		d->pool[i].last_seen = now;
+		d->nr_lost += v[i].lost;
 	}
 	d->nr_pool = n;
 	return true;

@@ -20,6 +20,8 @@
 
 /* Round numbers above this are refused: round + 1 must never wrap. */
 #define MP_DISC_MAX_ROUND	0x7fffffffU
+/* Silent members probed with one heartbeat, at most. */
+#define MP_DISC_MAX_PROBES	4
 
 /**
  * struct mp_disc_params - timing of discovery (all in ns)
@@ -81,6 +83,7 @@ struct mp_dmember {
  * @pool: the members of the last formed pool in device id order (= chip
  *	id order); caller's storage
  * @nr_pool: entries of @pool
+ * @nr_lost: entries of @pool that are lost
  * @max_pool: room in @pool
  */
 struct mp_disc {
@@ -101,6 +104,7 @@ struct mp_disc {
 	u32 hash_mask;
 	struct mp_dmember *pool;
 	u32 nr_pool;
+	u32 nr_lost;
 	u32 max_pool;
 };
 
@@ -119,6 +123,8 @@ struct mp_disc {
  * @gone: that member
  * @nr_proxy: lost members to report (broadcast DISCOVER_ACKs about them),
  *	written to the caller's proxy buffer
+ * @nr_probe: members silent for a while, written to the caller's proxy
+ *	buffer: send each a DISCOVER (about ourselves, dev_count 1)
  * @round: the round all of this belongs to
  * @dev_count: what the frames to send carry in dev_count
  * @self: ourselves, for the frames
@@ -135,6 +141,7 @@ struct mp_disc_tx {
 	bool silent;
 	struct mp_dmember gone;
 	u32 nr_proxy;
+	u32 nr_probe;
 	u32 round;
 	u16 dev_count;
 	struct mp_dmember self;

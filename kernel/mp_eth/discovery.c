@@ -261,6 +261,9 @@ static void mpe_disc_work(struct work_struct *w)
 				      m->ndev->broadcast, &proxy[i], tx.round,
 				      tx.dev_count, GFP_KERNEL);
 	}
+	for (i = 0; i < tx.nr_probe; i++)
+		mpe_disc_send(m, MP_ETH_OP_DISCOVER, proxy[i].mac, &tx.self,
+			      tx.round, 1, GFP_KERNEL);
 	if (tx.finish)
 		mpe_disc_finish(m, dc->out, tx.nr_out, tx.round);
 

@@ -32,8 +32,9 @@ struct tdev {
 
 static struct tdev dev[NDEV];
 static bool link_down[NDEV];	/* frames from and to it are lost */
+static bool bcast_lost[NDEV];	/* its broadcasts are lost */
 static u64 now;
-static unsigned int nr_proxy_sent;
+static unsigned int nr_proxy_sent, nr_probe_sent;
 
 static const struct mp_disc_params par = {
 	.interval = 200 * MS, .window = 1000 * MS, .quiet = 600 * MS,
@@ -90,7 +91,7 @@ static void deliver(unsigned int from, int to, u8 op,
 		return;
 	}
 	for (i = 0; i < NDEV; i++)
-		if (i != from && dev[i].d.self.chip_id)
+		if (i != from && dev[i].d.self.chip_id && !bcast_lost[from])
 			rcv(i, from, true, op, &p, round);
 }
 
@@ -110,6 +111,9 @@ static void tick(unsigned int i)
 	for (k = 0; k < tx.nr_proxy; k++, nr_proxy_sent++)
 		deliver(i, -1, MP_ETH_OP_DISCOVER_ACK, &t->proxy[k], tx.round,
 			tx.dev_count);
+	for (k = 0; k < tx.nr_probe; k++, nr_probe_sent++)
+		deliver(i, (int)(t->proxy[k].mac[5] - 1), MP_ETH_OP_DISCOVER,
+			&tx.self, tx.round, 1);
 	if (!tx.finish)
 		return;
 	self = mp_disc_conclude(t->out, tx.nr_out, 128 * MiB, tx.round,
@@ -139,8 +143,10 @@ static void reset(void)
 {
 	memset(dev, 0, sizeof(dev));
 	memset(link_down, 0, sizeof(link_down));
+	memset(bcast_lost, 0, sizeof(bcast_lost));
 	now = 1000 * MS;
 	nr_proxy_sent = 0;
+	nr_probe_sent = 0;
 }
 
 static void assert_same_pool(unsigned int n, u32 gen)
@@ -371,6 +377,39 @@ static void test_count_mismatch(void **state)
 	assert_same_pool(2, round + 1);
 }
 
+/*
+ * A member whose heartbeats are all lost but that answers when asked
+ * directly is not lost: silent for half the timeout, it is probed.
+ */
+static void test_probe(void **state)
+{
+	unsigned int i;
+
+	reset();
+	for (i = 0; i < 3; i++)
+		boot(i, 0x10 * (i + 1));
+	run(2000);
+	assert_same_pool(3, 1);
+	bcast_lost[1] = true;
+	run(10000);
+	assert_same_pool(3, 1);
+	assert_true(nr_probe_sent > 0);
+	/* once it is heard again, the probes stop */
+	bcast_lost[1] = false;
+	run(2000);
+	nr_probe_sent = 0;
+	run(5000);
+	assert_int_equal(nr_probe_sent, 0);
+	/* really gone: probes go unanswered, a new round after hb_timeout */
+	link_down[1] = true;
+	run(3500);
+	assert_true(nr_probe_sent > 0);
+	assert_int_equal(dev[0].d.round, 2);
+	run(3000);
+	assert_same_pool(3, 2);
+	assert_false(dev[0].t.dev[1].valid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_lost_and_proxy),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_count_mismatch),
+		cmocka_unit_test(test_probe),
 	};
 
 	return cmocka_run_group_tests_name("disc", tests, NULL, NULL);

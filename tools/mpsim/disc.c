@@ -106,7 +106,8 @@ static int sd_serialize(struct sdev *d, const struct mp_pamt *t)
 static int sd_send(struct sdisc *s, u32 from, int to, u8 op,
 		   const struct mp_dmember *who, u32 round, u16 count)
 {
-	int kind = op == MP_ETH_OP_DISCOVER ? SIM_DISCOVER :
+	int kind = op == MP_ETH_OP_DISCOVER ? (to >= 0 ? SIM_PROBE :
+						       SIM_DISCOVER) :
 		   to >= 0 ? SIM_REPLY :
 		   who->chip_id != s->dev[from].self.chip_id ? SIM_PROXY :
 		   SIM_HEARTBEAT;
@@ -189,6 +190,9 @@ static int sd_tick(struct sdisc *s, u32 i)
 	for (k = 0; !ret && k < tx.nr_proxy; k++)
 		ret = sd_send(s, i, -1, MP_ETH_OP_DISCOVER_ACK, &d->proxy[k],
 			      tx.round, tx.dev_count);
+	for (k = 0; !ret && k < tx.nr_probe; k++)
+		ret = sd_send(s, i, sim_mac_dev(d->proxy[k].mac, s->nr),
+			      MP_ETH_OP_DISCOVER, &tx.self, tx.round, 1);
 	if (ret || !tx.finish)
 		goto next;
 	self = mp_disc_conclude(d->out, tx.nr_out, SEG_SIZE, tx.round,

@@ -57,11 +57,13 @@ static void print_phase(const char *name, const struct sim_disc_phase *p,
 	printf(" %s_sent_max=%llu %s_rcvd_per_dev=%.1f",
 	       name, (unsigned long long)p->sent_max,
 	       name, (double)p->rcvd / live);
-	printf(" %s_discover=%llu %s_heartbeat=%llu %s_proxy=%llu %s_reply=%llu",
+	printf(" %s_discover=%llu %s_heartbeat=%llu %s_proxy=%llu",
 	       name, (unsigned long long)p->kind[SIM_DISCOVER],
 	       name, (unsigned long long)p->kind[SIM_HEARTBEAT],
-	       name, (unsigned long long)p->kind[SIM_PROXY],
-	       name, (unsigned long long)p->kind[SIM_REPLY]);
+	       name, (unsigned long long)p->kind[SIM_PROXY]);
+	printf(" %s_reply=%llu %s_probe=%llu",
+	       name, (unsigned long long)p->kind[SIM_REPLY],
+	       name, (unsigned long long)p->kind[SIM_PROBE]);
 }
 
 static int cmd_disc(int argc, char **argv)

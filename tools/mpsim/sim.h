@@ -127,6 +127,7 @@ enum sim_kind {
 	SIM_HEARTBEAT,	/* a member's broadcast DISCOVER_ACK */
 	SIM_PROXY,	/* a broadcast DISCOVER_ACK about a lost member */
 	SIM_REPLY,	/* a unicast DISCOVER_ACK */
+	SIM_PROBE,	/* a unicast DISCOVER to a silent member */
 	SIM_NR_KINDS
 };
 
