@@ -471,11 +471,12 @@ int sim_disc_run(const struct sim_disc_cfg *cfg, struct sim_disc_result *res)
 	s->res = res;
 	s->par = (struct mp_disc_params){
 		.interval = 200 * SIM_MS,
-		.window = 1000 * SIM_MS,
+		.window = cfg->window ? cfg->window : 1000 * SIM_MS,
 		.quiet = 600 * SIM_MS,
-		.max = 10000 * SIM_MS,
+		.max = 10000 * SIM_MS > cfg->window ? 10000 * SIM_MS :
+		       cfg->window,
 		.hb_interval = 500 * SIM_MS,
-		.hb_timeout = 3000 * SIM_MS,
+		.hb_timeout = cfg->hb_timeout ? cfg->hb_timeout : 3000 * SIM_MS,
 		.proxy_delay = 400 * SIM_MS,
 	};
 	sim_rng_seed(&s->rng, cfg->seed);

@@ -3,7 +3,8 @@
  * mpsim: command line.
  *
  *   mpsim disc  [-n N] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]
- *               [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-D] [-H HOLD_MS] [-v]
+ *               [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-D] [-H HOLD_MS]
+ *               [-w WINDOW_MS] [-T HB_TIMEOUT_MS] [-v]
  *   mpsim xport [-p PAIRS] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]
  *               [-r GBIT] [-m MTU] [-B KIB] [-R RTO_MS]
  *
@@ -24,7 +25,8 @@ static int help(void)
 {
 	fprintf(stderr,
 		"usage: mpsim disc [-n N] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]\n"
-		"                  [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-D] [-H HOLD_MS] [-v]\n"
+		"                  [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-D] [-H HOLD_MS]\n"
+		"                  [-w WINDOW_MS] [-T HB_TIMEOUT_MS] [-v]\n"
 		"       mpsim xport [-p PAIRS] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]\n"
 		"                   [-r GBIT] [-m MTU] [-B KIB] [-R RTO_MS]\n");
 	return 2;
@@ -77,7 +79,7 @@ static int cmd_disc(int argc, char **argv)
 	double v;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "n:l:s:d:j:b:f:J:DH:v")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:s:d:j:b:f:J:DH:w:T:v")) != -1) {
 		switch (opt) {
 		case 'n':
 			if (num(optarg, 1, 1024, &v))
@@ -125,6 +127,16 @@ static int cmd_disc(int argc, char **argv)
 			if (num(optarg, 0, 1e7, &v))
 				return 2;
 			c.hold = (uint64_t)(v * SIM_MS);
+			break;
+		case 'w':
+			if (num(optarg, 200, 1e5, &v))
+				return 2;
+			c.window = (uint64_t)(v * SIM_MS);
+			break;
+		case 'T':
+			if (num(optarg, 1000, 1e6, &v))
+				return 2;
+			c.hb_timeout = (uint64_t)(v * SIM_MS);
 			break;
 		case 'v':
 			c.verbose = true;

@@ -102,6 +102,8 @@ int sim_mac_dev(const uint8_t *mac, uint32_t nr);
  * @join: devices that power on once the pool formed (new ones)
  * @dup_chip: give the last device the first one's chip id (the round
  *	must end in CONFLICT everywhere)
+ * @window: a round's disc_window (ns), 0 for the module's 1 s
+ * @hb_timeout: silence that loses a member (ns), 0 for the module's 3 s
  * @hold: after convergence, keep running this long and count new rounds
  * @limit: give up after this much simulated time
  * @verbose: print the rounds as they happen
@@ -116,6 +118,8 @@ struct sim_disc_cfg {
 	uint32_t fail;
 	uint32_t join;
 	bool dup_chip;
+	uint64_t window;
+	uint64_t hb_timeout;
 	uint64_t hold;
 	uint64_t limit;
 	bool verbose;
