@@ -29,7 +29,7 @@ enum { EV_FRAME, EV_TICK, EV_BOOT, EV_FAIL };
 struct sdev {
 	struct mp_disc d;
 	struct mp_dmember self;
-	struct mp_dmember *heard, *pool, *out, *proxy;
+	struct mp_dmember *heard, *pool;
 	u32 *hash;
 	u32 max_heard;
 	u32 hash_size;
@@ -53,6 +53,8 @@ struct sdisc {
 	u64 now;
 	u64 conv_at;		/* all live devices agree since then, or 0 */
 	struct mp_pamt pamt;	/* scratch */
+	struct mp_dmember *out;	/* scratch: a round's outcome */
+	struct mp_dmember *proxy; /* scratch: reports and probes to send */
 	u64 rounds, sent, rcvd;	/* totals, all devices */
 	u64 kind[SIM_NR_KINDS];	/* frames sent by kind, all devices */
 	u64 mark_kind[SIM_NR_KINDS];
@@ -181,25 +183,25 @@ static int sd_tick(struct sdisc *s, u32 i)
 	u32 before = d->d.round, k, lost;
 	int ret = 0, self;
 
-	mp_disc_tick(&d->d, s->now, d->out, d->max_heard, d->proxy, s->nr,
+	mp_disc_tick(&d->d, s->now, s->out, d->max_heard, s->proxy, s->nr,
 		     &tx);
 	sd_round_moved(s, d, before);
 	if (tx.send)
 		ret = sd_send(s, i, -1, tx.op, &tx.self, tx.round,
 			      tx.dev_count);
 	for (k = 0; !ret && k < tx.nr_proxy; k++)
-		ret = sd_send(s, i, -1, MP_ETH_OP_DISCOVER_ACK, &d->proxy[k],
+		ret = sd_send(s, i, -1, MP_ETH_OP_DISCOVER_ACK, &s->proxy[k],
 			      tx.round, tx.dev_count);
 	for (k = 0; !ret && k < tx.nr_probe; k++)
-		ret = sd_send(s, i, sim_mac_dev(d->proxy[k].mac, s->nr),
+		ret = sd_send(s, i, sim_mac_dev(s->proxy[k].mac, s->nr),
 			      MP_ETH_OP_DISCOVER, &tx.self, tx.round, 1);
 	if (ret || !tx.finish)
 		goto next;
-	self = mp_disc_conclude(d->out, tx.nr_out, SEG_SIZE, tx.round,
+	self = mp_disc_conclude(s->out, tx.nr_out, SEG_SIZE, tx.round,
 				d->self.chip_id, &s->pamt, &lost);
 	if (self < 0) {
 		mp_disc_conflict(&d->d, tx.round, s->now);
-	} else if (mp_disc_commit(&d->d, d->out, tx.nr_out, tx.round,
+	} else if (mp_disc_commit(&d->d, s->out, tx.nr_out, tx.round,
 				  s->now)) {
 		ret = sd_serialize(d, &s->pamt);
 		if (s->cfg->verbose)
@@ -383,20 +385,20 @@ static int sd_alloc(struct sdisc *s)
 
 	s->nr = c->nr + c->join;
 	s->dev = calloc(s->nr, sizeof(*s->dev));
-	if (!s->dev)
+	s->out = calloc(2 * (size_t)s->nr, sizeof(*s->out));
+	s->proxy = calloc(s->nr, sizeof(*s->proxy));
+	if (!s->dev || !s->out || !s->proxy)
 		return -ENOMEM;
 	for (i = 0; i < s->nr; i++) {
 		struct sdev *d = &s->dev[i];
 
 		d->max_heard = 2 * s->nr;
 		d->heard = calloc(d->max_heard, sizeof(*d->heard));
-		d->out = calloc(d->max_heard, sizeof(*d->out));
 		for (d->hash_size = 1; d->hash_size < 2 * d->max_heard;)
 			d->hash_size *= 2;
 		d->hash = calloc(d->hash_size, sizeof(*d->hash));
 		d->pool = calloc(s->nr, sizeof(*d->pool));
-		d->proxy = calloc(s->nr, sizeof(*d->proxy));
-		if (!d->heard || !d->out || !d->hash || !d->pool || !d->proxy)
+		if (!d->heard || !d->hash || !d->pool)
 			return -ENOMEM;
 		sim_mac(i, d->self.mac);
 		d->self.chip_id = sim_rng_next(&s->rng) | 1;
@@ -414,13 +416,13 @@ static void sd_free(struct sdisc *s)
 
 	for (i = 0; s->dev && i < s->nr; i++) {
 		free(s->dev[i].heard);
-		free(s->dev[i].out);
 		free(s->dev[i].hash);
 		free(s->dev[i].pool);
-		free(s->dev[i].proxy);
 		free(s->dev[i].map);
 	}
 	free(s->dev);
+	free(s->out);
+	free(s->proxy);
 	sim_heap_free(&s->heap);
 	sim_net_free(&s->net);
 }
