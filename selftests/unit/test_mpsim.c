@@ -3,9 +3,10 @@
  * Smoke test of the simulator (tools/mpsim) for the unit stage: small
  * pools on a lossy switch run the kernel's discovery code and must all
  * form the same pool (PAMTs compared byte by byte), before and after
- * failures and joins; a duplicate chip id must end in CONFLICT
- * everywhere; the transport must move verified data under loss; the
- * same seed must give the same run. `make sim` runs the big version.
+ * failures and joins, and after the failed devices come back; a
+ * duplicate chip id must end in CONFLICT everywhere; the transport must
+ * move verified data under loss; the same seed must give the same run.
+ * `make sim` runs the big version.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -63,9 +64,13 @@ static void test_disc_64(void **state)
 
 	c.fail = 2;
 	c.join = 2;
+	c.back = true;
 	assert_int_equal(sim_disc_run(&c, &r), 0);
 	check_phase(&r.boot, 64, 0);
 	check_phase(&r.change, 66, 2);
+	/* the failed ones reboot: the same 66 members, none lost */
+	check_phase(&r.back, 66, 0);
+	assert_true(r.back.generation > r.change.generation);
 	assert_true(r.agree);
 	assert_int_equal(r.hold_rounds, 0);
 	/* one device reports each lost member, not all 62 */

@@ -34,6 +34,7 @@ struct sdev {
 	u32 max_heard;
 	u32 hash_size;
 	bool up;
+	bool failed;		/* failed in the change phase */
 	u32 tick_gen;		/* a kick moves the tick: older ones are void */
 	u64 sent, rcvd, rounds;
 	u64 mark_sent;		/* @sent at the start of the phase */
@@ -439,6 +440,7 @@ static int sd_change(struct sdisc *s)
 		if (!s->dev[i].up)
 			continue;
 		s->dev[i].up = false;
+		s->dev[i].failed = true;
 		done++;
 	}
 	for (i = c->nr; !ret && i < s->nr; i++)
@@ -517,6 +519,22 @@ int sim_disc_run(const struct sim_disc_cfg *cfg, struct sim_disc_result *res)
 		if (ret)
 			goto out;
 		sd_phase(s, &res->change, start, r0, s0, x0);
+	}
+
+	if (res->change.converged && cfg->fail && cfg->back) {
+		/* the failed devices reboot: members again, none lost */
+		s->now = s->conv_at + SETTLE;
+		start = s->now;
+		sd_mark(s, &r0, &s0, &x0);
+		for (i = 0; !ret && i < s->nr; i++)
+			if (s->dev[i].failed)
+				ret = sd_schedule(s, s->now, EV_BOOT, i, 0);
+		s->conv_at = 0;
+		if (!ret)
+			ret = sd_run_until_agreed(s, start + cfg->limit);
+		if (ret)
+			goto out;
+		sd_phase(s, &res->back, start, r0, s0, x0);
 	}
 
 	if (s->conv_at && cfg->hold) {

@@ -3,7 +3,7 @@
  * mpsim: command line.
  *
  *   mpsim disc  [-n N] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]
- *               [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-D] [-H HOLD_MS]
+ *               [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-r] [-D] [-H HOLD_MS]
  *               [-w WINDOW_MS] [-T HB_TIMEOUT_MS] [-v]
  *   mpsim xport [-p PAIRS] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]
  *               [-r GBIT] [-m MTU] [-B KIB] [-R RTO_MS]
@@ -25,7 +25,7 @@ static int help(void)
 {
 	fprintf(stderr,
 		"usage: mpsim disc [-n N] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]\n"
-		"                  [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-D] [-H HOLD_MS]\n"
+		"                  [-b SPREAD_MS] [-f FAIL] [-J JOIN] [-r] [-D] [-H HOLD_MS]\n"
 		"                  [-w WINDOW_MS] [-T HB_TIMEOUT_MS] [-v]\n"
 		"       mpsim xport [-p PAIRS] [-l LOSS] [-s SEED] [-d DELAY_US] [-j JITTER_US]\n"
 		"                   [-r GBIT] [-m MTU] [-B KIB] [-R RTO_MS]\n");
@@ -79,7 +79,7 @@ static int cmd_disc(int argc, char **argv)
 	double v;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "n:l:s:d:j:b:f:J:DH:w:T:v")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:s:d:j:b:f:J:rDH:w:T:v")) != -1) {
 		switch (opt) {
 		case 'n':
 			if (num(optarg, 1, 1024, &v))
@@ -120,6 +120,9 @@ static int cmd_disc(int argc, char **argv)
 				return 2;
 			c.join = (uint32_t)v;
 			break;
+		case 'r':
+			c.back = true;
+			break;
 		case 'D':
 			c.dup_chip = true;
 			break;
@@ -157,6 +160,8 @@ static int cmd_disc(int argc, char **argv)
 	print_phase("boot", &r.boot, c.nr);
 	if (c.fail || c.join)
 		print_phase("change", &r.change, c.nr - c.fail + c.join);
+	if (c.fail && c.back)
+		print_phase("back", &r.back, c.nr + c.join);
 	printf(" hold_rounds=%llu hold_sent_per_dev_s=%.2f agree=%d",
 	       (unsigned long long)r.hold_rounds,
 	       (double)r.hold_sent_milli / 1000, r.agree);
@@ -165,7 +170,8 @@ static int cmd_disc(int argc, char **argv)
 	if (c.dup_chip)
 		return r.conflict ? 0 : 1;
 	return r.agree && r.boot.converged &&
-	       (!(c.fail || c.join) || r.change.converged) ? 0 : 1;
+	       (!(c.fail || c.join) || r.change.converged) &&
+	       (!(c.fail && c.back) || r.back.converged) ? 0 : 1;
 }
 
 static int cmd_xport(int argc, char **argv)

@@ -100,6 +100,7 @@ int sim_mac_dev(const uint8_t *mac, uint32_t nr);
  * @boot_spread: devices power on uniformly within this (ns)
  * @fail: devices that fail once the pool formed
  * @join: devices that power on once the pool formed (new ones)
+ * @back: the failed devices reboot once the pool re-formed without them
  * @dup_chip: give the last device the first one's chip id (the round
  *	must end in CONFLICT everywhere)
  * @window: a round's disc_window (ns), 0 for the module's 1 s
@@ -117,6 +118,7 @@ struct sim_disc_cfg {
 	uint64_t boot_spread;
 	uint32_t fail;
 	uint32_t join;
+	bool back;
 	bool dup_chip;
 	uint64_t window;
 	uint64_t hb_timeout;
@@ -165,6 +167,7 @@ struct sim_disc_phase {
  * struct sim_disc_result - what a discovery run measured
  * @boot: the pool forming from nothing
  * @change: after @fail failures and @join new devices (when any)
+ * @back: after the failed devices came back (@back)
  * @agree: every live device's PAMT is byte-identical at the end
  * @conflict: every live device ended in CONFLICT (dup_chip)
  * @hold_rounds: rounds started during the hold (should be 0)
@@ -175,6 +178,7 @@ struct sim_disc_phase {
 struct sim_disc_result {
 	struct sim_disc_phase boot;
 	struct sim_disc_phase change;
+	struct sim_disc_phase back;
 	bool agree;
 	bool conflict;
 	uint64_t hold_rounds;
