@@ -13,7 +13,9 @@
 
 #include "mp_types.h"
 
-#define MP_PAMT_MAX_DEVS	16
+#ifndef MP_PAMT_MAX_DEVS
+#define MP_PAMT_MAX_DEVS	16	/* the simulator builds with more */
+#endif
 
 struct mp_member {
 	u64 chip_id;

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Discovery and membership (CMM-MP section III-F), the decisions only:
+ * rounds, who was heard, when a round ends, heartbeats and their timeouts,
+ * proxy reports of lost members, duplicate chip ids and the pool map the
+ * round forms. No clocks, locks, timers or buffers: the caller passes the
+ * time (ns) and the frames it received, and sends what the calls ask for.
+ * The kernel (kernel/mp_eth/discovery.c), the unit tests and the
+ * simulator (tools/mpsim) run this same code. Documentation/pool.rst has
+ * the state machine.
+ */
+#ifndef _CMM_MP_COMMON_DISC_H
+#define _CMM_MP_COMMON_DISC_H
+
+#include <linux/cmm_mp.h>
+
+#include "mp_frame.h"
+#include "mp_pamt.h"
+#include "mp_types.h"
+
+/* Round numbers above this are refused: round + 1 must never wrap. */
+#define MP_DISC_MAX_ROUND	0x7fffffffU
+/* Silent members probed with one heartbeat, at most. */
+#define MP_DISC_MAX_PROBES	4
+
+/**
+ * struct mp_disc_params - timing of discovery (all in ns)
+ * @interval: a round broadcasts DISCOVER this often
+ * @window: a round lasts at least this long ...
+ * @quiet: ... and until nothing new was heard for this long ...
+ * @max: ... but never longer than this
+ * @hb_interval: members broadcast a heartbeat this often
+ * @hb_timeout: a member silent this long is lost (a new round starts)
+ * @proxy_delay: a round speaks for a lost member only once it lasted this
+ *	long without hearing it (nor a proxy report of it)
+ */
+struct mp_disc_params {
+	u64 interval;
+	u64 window;
+	u64 quiet;
+	u64 max;
+	u64 hb_interval;
+	u64 hb_timeout;
+	u64 proxy_delay;
+};
+
+/**
+ * struct mp_dmember - a device as discovery knows it
+ * @chip_id: its chip id
+ * @capacity: bytes it gives the pool
+ * @mac: its backend port (the key: unique on the segment)
+ * @mtu: its L2 MTU
+ * @last_seen: when it was last heard itself (ns)
+ * @lost: known to be in the pool but not heard itself
+ */
+struct mp_dmember {
+	u64 chip_id;
+	u64 capacity;
+	u8 mac[6];
+	u32 mtu;
+	u64 last_seen;
+	bool lost;
+};
+
+/**
+ * struct mp_disc - the discovery state of one device
+ * @par: timing
+ * @state: CMM_MP_POOL_DISCOVERY, _RUNTIME or _CONFLICT
+ * @round: number of the current round = generation it forms
+ * @need_close: a round started; the caller must close the data path
+ * @round_start: when the round started
+ * @last_change: when the round last heard something new
+ * @last_tx: when we last broadcast
+ * @announce: broadcast at the next tick, whatever @last_tx says
+ * @why: why the current round started (a static string)
+ * @self: this device
+ * @heard: the devices of this round, in the order heard (and after a
+ *	round ending in CONFLICT, whom we track); caller's storage
+ * @nr_heard: entries of @heard
+ * @max_heard: room in @heard
+ * @hash: index of @heard by MAC: entry + 1, 0 is free; caller's storage
+ * @hash_mask: entries of @hash - 1 (a power of two >= 2 * @max_heard)
+ * @pool: the members of the last formed pool in device id order (= chip
+ *	id order); caller's storage
+ * @nr_pool: entries of @pool
+ * @nr_lost: entries of @pool that are lost
+ * @max_pool: room in @pool
+ */
+struct mp_disc {
+	struct mp_disc_params par;
+	u32 state;
+	u32 round;
+	bool need_close;
+	u64 round_start;
+	u64 last_change;
+	u64 last_tx;
+	bool announce;
+	const char *why;
+	struct mp_dmember self;
+	struct mp_dmember *heard;
+	u32 nr_heard;
+	u32 max_heard;
+	u32 *hash;
+	u32 hash_mask;
+	struct mp_dmember *pool;
+	u32 nr_pool;
+	u32 nr_lost;
+	u32 max_pool;
+};
+
+/**
+ * struct mp_disc_tx - what to send after mp_disc_rcv() or mp_disc_tick()
+ * @send: broadcast one frame of @op about ourselves
+ * @op: MP_ETH_OP_DISCOVER, or MP_ETH_OP_DISCOVER_ACK (a heartbeat)
+ * @reply: send a DISCOVER_ACK about ourselves to the frame's sender
+ * @kick: the state changed: call mp_disc_tick() soon
+ * @close: a round started: close the data path (@why says why)
+ * @why: why the round started
+ * @finish: the round ended: @nr_out members are in the caller's buffer,
+ *	conclude them with mp_disc_conclude()
+ * @nr_out: entries written to the outcome buffer
+ * @silent: a member went silent (@gone): it started the new round
+ * @gone: that member
+ * @nr_proxy: lost members to report (broadcast DISCOVER_ACKs about them),
+ *	written to the caller's proxy buffer
+ * @nr_probe: members silent for a while, written to the caller's proxy
+ *	buffer: send each a DISCOVER (about ourselves, dev_count 1)
+ * @round: the round all of this belongs to
+ * @dev_count: what the frames to send carry in dev_count
+ * @self: ourselves, for the frames
+ */
+struct mp_disc_tx {
+	bool send;
+	u8 op;
+	bool reply;
+	bool kick;
+	bool close;
+	const char *why;
+	bool finish;
+	u32 nr_out;
+	bool silent;
+	struct mp_dmember gone;
+	u32 nr_proxy;
+	u32 nr_probe;
+	u32 round;
+	u16 dev_count;
+	struct mp_dmember self;
+};
+
+int mp_disc_init(struct mp_disc *d, const struct mp_disc_params *par,
+		 const struct mp_dmember *self, struct mp_dmember *heard,
+		 u32 max_heard, u32 *hash, u32 hash_size,
+		 struct mp_dmember *pool, u32 max_pool, u64 now);
+u32 mp_disc_count(const struct mp_disc *d);
+void mp_disc_payload(const struct mp_dmember *who, u32 round, u16 dev_count,
+		     struct mp_discover *p);
+int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
+		u32 round, const struct mp_discover *p, u64 now,
+		struct mp_disc_tx *tx);
+void mp_disc_tick(struct mp_disc *d, u64 now, struct mp_dmember *out,
+		  u32 max_out, struct mp_dmember *proxy, u32 max_proxy,
+		  struct mp_disc_tx *tx);
+int mp_disc_conclude(struct mp_dmember *v, u32 n, u64 seg_size, u32 round,
+		     u64 self_chip, struct mp_pamt *t, u32 *lost);
+bool mp_disc_commit(struct mp_disc *d, const struct mp_dmember *v, u32 n,
+		    u32 round, u64 now);
+void mp_disc_conflict(struct mp_disc *d, u32 round, u64 now);
+
+#endif /* _CMM_MP_COMMON_DISC_H */

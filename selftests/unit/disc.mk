@@ -1,0 +1,9 @@
+# Unit tests for kernel/common/mp_disc.c (discovery decisions).
+UNIT_TESTS += $(B)/unit/test_disc
+
+$(B)/unit/test_disc: selftests/unit/test_disc.c kernel/common/mp_disc.c \
+		kernel/common/mp_pamt.c kernel/common/mp_disc.h \
+		kernel/common/mp_pamt.h kernel/common/mp_frame.h \
+		include/uapi/linux/cmm_mp.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka

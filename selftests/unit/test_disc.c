@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for kernel/common/mp_disc.c, the discovery decisions the
+ * kernel runs: a few devices exchange the frames mp_disc asks for (passed
+ * by hand, so every loss is chosen) and the tests check the rounds, the
+ * pool each device forms and what is refused.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mp_disc.h"
+
+#define MS		1000000ULL
+#define MiB		(1024ULL * 1024)
+#define NDEV		5
+#define SLOTS		(2 * MP_PAMT_MAX_DEVS)
+
+struct tdev {
+	struct mp_disc d;
+	struct mp_dmember heard[SLOTS], pool[MP_PAMT_MAX_DEVS];
+	struct mp_dmember out[SLOTS], proxy[MP_PAMT_MAX_DEVS];
+	u32 hash[2 * SLOTS];
+	struct mp_pamt t;
+	int id;			/* device id in the formed pool */
+	bool formed;
+};
+
+static struct tdev dev[NDEV];
+static bool link_down[NDEV];	/* frames from and to it are lost */
+static bool bcast_lost[NDEV];	/* its broadcasts are lost */
+static u64 now;
+static unsigned int nr_proxy_sent, nr_probe_sent;
+
+static const struct mp_disc_params par = {
+	.interval = 200 * MS, .window = 1000 * MS, .quiet = 600 * MS,
+	.max = 10000 * MS, .hb_interval = 500 * MS, .hb_timeout = 3000 * MS,
+	.proxy_delay = 400 * MS,
+};
+
+static struct mp_dmember member(unsigned int i, u64 chip)
+{
+	struct mp_dmember m = {
+		.chip_id = chip, .capacity = (1 + i % 2) * 256 * MiB,
+		.mac = { 0x52, 0x54, 0, 0x6d, 0x70, (u8)(i + 1) },
+		.mtu = 1500,
+	};
+	return m;
+}
+
+static void boot(unsigned int i, u64 chip)
+{
+	struct mp_dmember self = member(i, chip);
+
+	memset(&dev[i], 0, sizeof(dev[i]));
+	assert_int_equal(mp_disc_init(&dev[i].d, &par, &self, dev[i].heard,
+				      SLOTS, dev[i].hash, 2 * SLOTS,
+				      dev[i].pool, MP_PAMT_MAX_DEVS, now), 0);
+}
+
+static void deliver(unsigned int from, int to, u8 op,
+		    const struct mp_dmember *who, u32 round, u16 count);
+
+static void rcv(unsigned int i, unsigned int from, bool bcast, u8 op,
+		const struct mp_discover *p, u32 round)
+{
+	struct mp_disc_tx tx = { 0 };
+
+	if (link_down[i] || link_down[from])
+		return;
+	assert_int_equal(mp_disc_rcv(&dev[i].d, op, dev[from].d.self.mac,
+				     bcast, round, p, now, &tx), 0);
+	if (tx.reply)
+		deliver(i, (int)from, MP_ETH_OP_DISCOVER_ACK, &tx.self,
+			tx.round, tx.dev_count);
+}
+
+static void deliver(unsigned int from, int to, u8 op,
+		    const struct mp_dmember *who, u32 round, u16 count)
+{
+	struct mp_discover p;
+	unsigned int i;
+
+	mp_disc_payload(who, round, count, &p);
+	if (to >= 0) {
+		rcv((unsigned int)to, from, false, op, &p, round);
+		return;
+	}
+	for (i = 0; i < NDEV; i++)
+		if (i != from && dev[i].d.self.chip_id && !bcast_lost[from])
+			rcv(i, from, true, op, &p, round);
+}
+
+static void tick(unsigned int i)
+{
+	struct tdev *t = &dev[i];
+	struct mp_disc_tx tx = { 0 };
+	u32 k, lost;
+	int self;
+
+	mp_disc_tick(&t->d, now, t->out, SLOTS, t->proxy, MP_PAMT_MAX_DEVS,
+		     &tx);
+	if (tx.close)
+		t->formed = false;
+	if (tx.send)
+		deliver(i, -1, tx.op, &tx.self, tx.round, tx.dev_count);
+	for (k = 0; k < tx.nr_proxy; k++, nr_proxy_sent++)
+		deliver(i, -1, MP_ETH_OP_DISCOVER_ACK, &t->proxy[k], tx.round,
+			tx.dev_count);
+	for (k = 0; k < tx.nr_probe; k++, nr_probe_sent++)
+		deliver(i, (int)(t->proxy[k].mac[5] - 1), MP_ETH_OP_DISCOVER,
+			&tx.self, tx.round, 1);
+	if (!tx.finish)
+		return;
+	self = mp_disc_conclude(t->out, tx.nr_out, 128 * MiB, tx.round,
+				t->d.self.chip_id, &t->t, &lost);
+	if (self < 0) {
+		mp_disc_conflict(&t->d, tx.round, now);
+		return;
+	}
+	t->id = self;
+	t->formed = mp_disc_commit(&t->d, t->out, tx.nr_out, tx.round, now);
+}
+
+/* Let @ms pass in 50 ms ticks (the kernel's), devices in order. */
+static void run(unsigned int ms)
+{
+	unsigned int end = ms / 50, s, i;
+
+	for (s = 0; s < end; s++) {
+		now += 50 * MS;
+		for (i = 0; i < NDEV; i++)
+			if (dev[i].d.self.chip_id && !link_down[i])
+				tick(i);
+	}
+}
+
+static void reset(void)
+{
+	memset(dev, 0, sizeof(dev));
+	memset(link_down, 0, sizeof(link_down));
+	memset(bcast_lost, 0, sizeof(bcast_lost));
+	now = 1000 * MS;
+	nr_proxy_sent = 0;
+	nr_probe_sent = 0;
+}
+
+static void assert_same_pool(unsigned int n, u32 gen)
+{
+	unsigned int i;
+
+	for (i = 0; i < NDEV; i++) {
+		if (!dev[i].d.self.chip_id || link_down[i])
+			continue;
+		assert_true(dev[i].formed);
+		assert_int_equal(dev[i].d.state, CMM_MP_POOL_RUNTIME);
+		assert_int_equal(dev[i].t.nr_devs, n);
+		assert_int_equal(dev[i].t.generation, gen);
+		assert_true(mp_pamt_equal(&dev[i].t, &dev[0].t));
+	}
+}
+
+static void test_init_rejects(void **state)
+{
+	struct mp_dmember self = member(0, 7), heard[4], pool[2];
+	struct mp_disc_params bad = par;
+	struct mp_disc d;
+	u32 hash[8];
+
+	assert_int_equal(mp_disc_init(&d, &par, &self, heard, 4, hash, 8,
+				      pool, 2, 1), 0);
+	assert_int_equal(d.state, CMM_MP_POOL_DISCOVERY);
+	assert_int_equal(d.round, 1);
+	assert_int_equal(d.nr_heard, 1);
+	assert_int_equal(mp_disc_init(&d, &par, &self, heard, 4, hash, 6,
+				      pool, 2, 1), -EINVAL);
+	assert_int_equal(mp_disc_init(&d, &par, &self, heard, 4, hash, 4,
+				      pool, 2, 1), -EINVAL);
+	bad.hb_timeout = bad.hb_interval;
+	assert_int_equal(mp_disc_init(&d, &bad, &self, heard, 4, hash, 8,
+				      pool, 2, 1), -EINVAL);
+	bad = par;
+	bad.window = bad.interval - 1;
+	assert_int_equal(mp_disc_init(&d, &bad, &self, heard, 4, hash, 8,
+				      pool, 2, 1), -EINVAL);
+	self.chip_id = 0;
+	assert_int_equal(mp_disc_init(&d, &par, &self, heard, 4, hash, 8,
+				      pool, 2, 1), -EINVAL);
+}
+
+/* Three devices form one pool: ids are chip id ranks, one PAMT. */
+static void test_form(void **state)
+{
+	reset();
+	boot(0, 0x30);
+	boot(1, 0x10);
+	boot(2, 0x20);
+	run(900);
+	assert_false(dev[0].formed);	/* the window is not over */
+	run(1000);
+	assert_same_pool(3, 1);
+	assert_int_equal(dev[0].id, 2);
+	assert_int_equal(dev[1].id, 0);
+	assert_int_equal(dev[2].id, 1);
+	/* chips 0x10, 0x20, 0x30: 512 + 256 + 256 MiB, segments 0-3, 4-5, 6-7 */
+	assert_int_equal(dev[0].t.dev[1].first_seg, 4);
+	assert_int_equal(dev[0].t.dev[2].first_seg, 6);
+	assert_int_equal(dev[0].t.nr_segs, 8);
+	/* heartbeats keep it: no new round for a long time */
+	run(20000);
+	assert_same_pool(3, 1);
+}
+
+/* Untrusted frames change nothing. */
+static void test_rcv_rejects(void **state)
+{
+	struct mp_dmember other = member(1, 0x10), b = other, me;
+	struct mp_disc_tx tx = { 0 };
+	struct mp_discover p;
+	struct mp_disc *d;
+
+	reset();
+	boot(0, 0x30);
+	d = &dev[0].d;
+	me = d->self;
+	mp_disc_payload(&other, 1, 1, &p);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true,
+				     0, &p, now, &tx), -EINVAL);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true,
+				     MP_DISC_MAX_ROUND + 1, &p, now, &tx),
+			 -EINVAL);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_READ_REQ, other.mac, true,
+				     1, &p, now, &tx), -EINVAL);
+	/* our own MAC as source, or in the payload */
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, me.mac, true, 1,
+				     &p, now, &tx), -EINVAL);
+	mp_disc_payload(&me, 1, 1, &p);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true,
+				     1, &p, now, &tx), -EINVAL);
+	/* speaking for someone else: only as a broadcast DISCOVER_ACK */
+	other = member(2, 0x20);
+	mp_disc_payload(&other, 1, 1, &p);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, b.mac, true, 1,
+				     &p, now, &tx), -EINVAL);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER_ACK, b.mac, false,
+				     1, &p, now, &tx), -EINVAL);
+	assert_int_equal(d->nr_heard, 1);
+	assert_int_equal(d->round, 1);
+	assert_false(tx.kick || tx.reply);
+}
+
+/* A higher round is joined; an older one is answered. */
+static void test_rounds(void **state)
+{
+	struct mp_dmember a = member(1, 0x10);
+	struct mp_disc_tx tx = { 0 };
+	struct mp_discover p;
+	struct mp_disc *d;
+
+	reset();
+	boot(0, 0x30);
+	d = &dev[0].d;
+	mp_disc_payload(&a, 7, 1, &p);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, a.mac, true, 7,
+				     &p, now, &tx), 0);
+	assert_true(tx.kick);
+	assert_int_equal(d->round, 7);
+	assert_int_equal(d->nr_heard, 2);
+	memset(&tx, 0, sizeof(tx));
+	mp_disc_payload(&a, 3, 1, &p);
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, a.mac, true, 3,
+				     &p, now, &tx), 0);
+	assert_true(tx.reply);
+	assert_int_equal(tx.round, 7);
+	assert_int_equal(tx.dev_count, 2);
+}
+
+/*
+ * A member goes silent: after hb_timeout a new round forms a pool that
+ * keeps it as a lost (invalid) entry; a new device learns it by proxy and
+ * computes the same map; the lost one comes back.
+ */
+static void test_lost_and_proxy(void **state)
+{
+	unsigned int i;
+
+	reset();
+	for (i = 0; i < 4; i++)
+		boot(i, 0x10 * (i + 1));
+	run(2000);
+	assert_same_pool(4, 1);
+	link_down[1] = true;
+	run(2400);
+	assert_int_equal(dev[0].d.round, 1);
+	run(700);
+	assert_int_equal(dev[0].d.state, CMM_MP_POOL_DISCOVERY);
+	assert_int_equal(dev[0].d.round, 2);
+	/* a new device joins while the round runs */
+	boot(4, 0x05);
+	run(3000);
+	assert_same_pool(5, dev[0].d.round);
+	assert_false(dev[4].t.dev[2].valid);	/* chip 0x20 lost */
+	assert_true(dev[4].t.dev[0].valid);	/* the newcomer, 0x05 */
+	assert_true(nr_proxy_sent > 0);
+	/* only one device speaks for the lost member each interval */
+	assert_true(nr_proxy_sent <= 10);
+	/* it comes back (rebooted): a new round makes it a member again */
+	link_down[1] = false;
+	boot(1, 0x20);
+	run(4000);
+	assert_same_pool(5, dev[0].d.round);
+	for (i = 0; i < 5; i++)
+		assert_true(dev[0].t.dev[i].valid);
+}
+
+/* Two devices with one chip id: CONFLICT everywhere, then recovery. */
+static void test_duplicate(void **state)
+{
+	unsigned int i;
+
+	reset();
+	boot(0, 0x10);
+	boot(1, 0x20);
+	boot(2, 0x10);
+	run(2000);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(dev[i].d.state, CMM_MP_POOL_CONFLICT);
+		assert_false(dev[i].formed);
+	}
+	/* the impostor leaves: its silence starts a round without it */
+	link_down[2] = true;
+	run(5000);
+	assert_int_equal(dev[0].d.state, CMM_MP_POOL_RUNTIME);
+	assert_int_equal(dev[0].t.nr_devs, 2);
+	assert_true(mp_pamt_equal(&dev[0].t, &dev[1].t));
+}
+
+/* A heartbeat that counts other members starts a new round. */
+static void test_count_mismatch(void **state)
+{
+	struct mp_disc_tx tx = { 0 };
+	struct mp_discover p;
+	u32 round;
+
+	reset();
+	boot(0, 0x10);
+	boot(1, 0x20);
+	run(2000);
+	assert_same_pool(2, 1);
+	round = dev[0].d.round;
+	/* a DISCOVER of our round that counts as many as we do: no reply */
+	mp_disc_payload(&dev[1].d.self, round, 2, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER,
+				     dev[1].d.self.mac, true, round, &p, now,
+				     &tx), 0);
+	assert_false(tx.reply);
+	/* one that counts fewer is told we are here */
+	mp_disc_payload(&dev[1].d.self, round, 1, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER,
+				     dev[1].d.self.mac, true, round, &p, now,
+				     &tx), 0);
+	assert_true(tx.reply);
+	assert_int_equal(dev[0].d.state, CMM_MP_POOL_RUNTIME);
+	memset(&tx, 0, sizeof(tx));
+	mp_disc_payload(&dev[1].d.self, round, 3, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK,
+				     dev[1].d.self.mac, true, round, &p, now,
+				     &tx), 0);
+	assert_true(tx.kick);
+	assert_int_equal(dev[0].d.state, CMM_MP_POOL_DISCOVERY);
+	assert_int_equal(dev[0].d.round, round + 1);
+	run(2000);
+	assert_same_pool(2, round + 1);
+}
+
+/*
+ * A member whose heartbeats are all lost but that answers when asked
+ * directly is not lost: silent for half the timeout, it is probed.
+ */
+static void test_probe(void **state)
+{
+	unsigned int i;
+
+	reset();
+	for (i = 0; i < 3; i++)
+		boot(i, 0x10 * (i + 1));
+	run(2000);
+	assert_same_pool(3, 1);
+	bcast_lost[1] = true;
+	run(10000);
+	assert_same_pool(3, 1);
+	assert_true(nr_probe_sent > 0);
+	/* once it is heard again, the probes stop */
+	bcast_lost[1] = false;
+	run(2000);
+	nr_probe_sent = 0;
+	run(5000);
+	assert_int_equal(nr_probe_sent, 0);
+	/* really gone: probes go unanswered, a new round after hb_timeout */
+	link_down[1] = true;
+	run(3500);
+	assert_true(nr_probe_sent > 0);
+	assert_int_equal(dev[0].d.round, 2);
+	run(3000);
+	assert_same_pool(3, 2);
+	assert_false(dev[0].t.dev[1].valid);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_rejects),
+		cmocka_unit_test(test_form),
+		cmocka_unit_test(test_rcv_rejects),
+		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_lost_and_proxy),
+		cmocka_unit_test(test_duplicate),
+		cmocka_unit_test(test_count_mismatch),
+		cmocka_unit_test(test_probe),
+	};
+
+	return cmocka_run_group_tests_name("disc", tests, NULL, NULL);
+}
