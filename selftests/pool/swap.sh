@@ -6,6 +6,8 @@
 # (Documentation/pool.rst, "Block device"). Two devices of 256 MiB:
 # segments 0-1 on host 0 (A), 2-3 on host 1 (B). A onlines segment 3 (B's
 # upper 128 MiB, above the barrier slots) as /dev/mpb3 and:
+#  - checks raw I/O: concurrent random O_DIRECT reads and writes of 512 B
+#    to 64 KiB, every sector verified against a model (blk_verify);
 #  - swaps on it: a process in a cgroup with memory.max 32 MiB fills
 #    64 MiB with a per-page pattern and verifies every page; pswpout,
 #    the disk's own sector counters and the transport's frames to B show
@@ -47,7 +49,7 @@ fill() {
 	return $r
 }
 
-case $MP_HOST in 0) tap_plan 30 ;; *) tap_plan 9 ;; esac
+case $MP_HOST in 0) tap_plan 31 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 2 devices up" wait_until 90 runtime_with 2
@@ -61,6 +63,10 @@ if [ "$MP_HOST" = 0 ]; then
 		 test \$(cat $SYS/queue/physical_block_size) = 4096 &&
 		 grep -q 'write through' $SYS/queue/write_cache"
 	mpctl list -s $SEG >&2
+	check "blk_verify: 4 threads x 100 random O_DIRECT I/Os of 512 B-64 KiB, every sector checked" \
+		"blk_verify $DEV -j 4 -n 100 > /tmp/bv.out; r=\$?; cat /tmp/bv.out;
+		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv.out"
+	diag "blk_verify: $(cat /tmp/bv.out)"
 
 	# --- swap
 	check "mkswap + swapon $DEV" \
