@@ -128,13 +128,17 @@ if [ "$MP_HOST" = 0 ]; then
 		 test \"\$(sha256sum /mnt/mpb/data | cut -d' ' -f1)\" = \"\$(cat /tmp/sum)\" &&
 		 umount /mnt/mpb"
 fi
+gen0=$(cat $D/generation)
 check "barrier before B leaves" mpe_test barrier 4 120
 
 # --- errors: the backing device leaves while the disk exists
 if [ "$MP_HOST" = 1 ]; then
 	check "B leaves the pool (mp_eth unloaded)" "sleep 2 && rmmod mp_eth"
 else
-	check "A sees B lost" wait_until 60 runtime_with 1
+	# a new generation without B: a pool mid-round answers for none of
+	# its remote segments
+	check "A sees B lost: a new generation, 1 device up" \
+		wait_until 60 "test \$(cat $D/generation) -gt $gen0 && runtime_with 1"
 	check "a read of $DEV fails with EIO" \
 		"! dd if=$DEV of=/dev/null bs=4096 count=1 2>/tmp/err; cat /tmp/err; grep -q 'Input/output error' /tmp/err"
 	check "the driver logged the failed request (-5)" \
