@@ -634,13 +634,41 @@ static int mp_nl_map_where(struct mp_dev *d, u32 id, struct mp_seg *s,
 	return 0;
 }
 
+/*
+ * A segment the pool no longer lists (a stale mapping was just removed):
+ * its id, state failed. The caller still gets an answer for its segment.
+ */
+static int mp_nl_reply_gone(struct genl_info *info, u32 id, u8 cmd)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &mp_nl_family,
+			  0, cmd);
+	if (!hdr || nla_put_u32(msg, CMM_MP_A_SEG_ID, id) ||
+	    nla_put_u32(msg, CMM_MP_A_SEG_STATE, CMM_MP_SEG_FAILED) ||
+	    nla_put_u32(msg, CMM_MP_A_SEG_OWNER, CMM_MP_NONE)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 static int mp_nl_reply_any(struct genl_info *info, struct mp_dev *d, u32 id,
 			   struct mp_seg *s, u8 cmd)
 {
-	if (!s)
-		return mp_nl_reply_rseg(info, d, id, cmd);
-	mp_nl_seg_event(s);
-	return mp_nl_reply_seg(info, s, cmd);
+	int ret;
+
+	if (s) {
+		mp_nl_seg_event(s);
+		return mp_nl_reply_seg(info, s, cmd);
+	}
+	ret = mp_nl_reply_rseg(info, d, id, cmd);
+	return ret == -ENOENT ? mp_nl_reply_gone(info, id, cmd) : ret;
 }
 
 /*
@@ -716,7 +744,7 @@ static int mp_nl_unmap(struct genl_info *info, struct mp_dev *d, u32 id,
 				found = true;
 			}
 		}
-		if (chip == d->chip_id) {
+		if (!chip) {
 			devid = d->id;
 			found = true;
 		}
@@ -735,14 +763,43 @@ static int mp_nl_unmap(struct genl_info *info, struct mp_dev *d, u32 id,
 	return mp_nl_reply_any(info, d, id, s, CMM_MP_CMD_SEG_OFFLINE);
 }
 
+/*
+ * Offline of a segment mapped here, even one the pool no longer lists (a
+ * stale mapping after the pool changed): 1 when it was, with the result
+ * in *@ret.
+ */
+static bool mp_nl_unmap_any(struct genl_info *info, int *ret)
+{
+	struct mp_dev *d = mp_dev_get_default();
+	struct mp_seg *s;
+	bool mapped;
+	u32 id;
+
+	if (!d || !info->attrs[CMM_MP_A_SEG_ID])
+		return false;
+	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	mutex_lock(&d->lock);
+	mapped = mp_remote_find(d, id);
+	if (mp_nl_seg_find(d, id, &s))
+		s = NULL;
+	mutex_unlock(&d->lock);
+	if (mapped)
+		*ret = mp_nl_unmap(info, d, id, s);
+	return mapped;
+}
+
 static int mp_nl_seg_change(struct genl_info *info, bool online)
 {
 	struct mp_dev *d;
-	struct mp_seg *s = mp_nl_seg(info, &d);
-	bool remote = PTR_ERR_OR_ZERO(s) == -EREMOTE, shared, mapped;
+	struct mp_seg *s;
+	bool remote, shared, mapped;
 	u32 id, owner, sharers, mode;
 	int ret;
 
+	if (!online && mp_nl_unmap_any(info, &ret))
+		return ret;
+	s = mp_nl_seg(info, &d);
+	remote = PTR_ERR_OR_ZERO(s) == -EREMOTE;
 	if (IS_ERR(s) && !remote)
 		return PTR_ERR(s);
 	if (remote)
@@ -761,8 +818,6 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 			NL_SET_ERR_MSG(info->extack, "segment is mapped here: offline it first");
 			return -EBUSY;
 		}
-	} else if (mapped) {
-		return mp_nl_unmap(info, d, id, s);
 	}
 	if (remote)
 		return mp_nl_rseg_release(info, d, id);

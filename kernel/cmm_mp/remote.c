@@ -177,7 +177,8 @@ int mp_remote_map(struct mp_dev *d, u32 seg, u32 devid, u32 idx, u32 mode,
 	r->size = size;
 	r->dev_off = (u64)idx * size;
 	r->gen = mp_remote_gen(d);
-	r->chip_id = devid == d->id ? d->chip_id : d->pamt.dev[devid].chip_id;
+	/* 0 (no chip has it) for our own device, whose chip id may change */
+	r->chip_id = devid == d->id ? 0 : d->pamt.dev[devid].chip_id;
 	r->mode = mode;
 	r->shared = shared;
 	spin_lock_init(&r->lock);

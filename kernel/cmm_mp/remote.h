@@ -36,7 +36,7 @@ struct mpb_dev;
  * @mpb: the block device while @mode is BLK
  * @idx: the segment's index in its backing device (@dev_off / size)
  * @chip_id: chip id of the backing device (device ids change when the
- *	pool re-forms; chip ids do not)
+ *	pool re-forms; chip ids do not), 0 for the local device
  * @lock: protects @users and @closing
  * @users: opens of the device node (a mapping keeps its file open);
  *	offline is refused while non-zero (mp_remote_open())
