@@ -28,18 +28,6 @@
 #include "backend.h"
 #include "remote.h"
 
-#ifndef CMM_MP_MPB
-/* built without mpb.c: no blk mode */
-int mp_mpb_add(struct mp_remote *r)
-{
-	return -EOPNOTSUPP;
-}
-
-void mp_mpb_del(struct mp_remote *r)
-{
-}
-#endif
-
 /* Largest piece handed to the backend at once (its length is a u32). */
 #define MP_REMOTE_CHUNK		SZ_1M
 
