@@ -4,6 +4,10 @@
  *
  *   mps_test fill DEV OFF LEN SEED     write a pattern through MAP_SHARED,
  *                                      msync, munmap; print its checksum
+ *   mps_test unmap DEV OFF LEN SEED    write the pattern through MAP_SHARED,
+ *                                      munmap without msync, then pread it
+ *                                      with the file still open: munmap
+ *                                      wrote it back; 0 when pread matches
  *   mps_test pwrite DEV OFF LEN SEED   write the pattern with pwrite
  *   mps_test sum-read DEV OFF LEN      checksum of the bytes, by pread
  *   mps_test sum-mmap DEV OFF LEN      checksum of the bytes, by mmap
@@ -103,6 +107,34 @@ static int cmd_fill(int fd, uint64_t off, size_t len, uint64_t seed)
 	print_sum(h, nz);
 	munmap(p, len);
 	return 0;
+}
+
+static int cmd_unmap(int fd, uint64_t off, size_t len, uint64_t seed)
+{
+	uint8_t *p, *want = malloc(len), *got = malloc(len);
+	size_t nz = 0;
+	uint64_t h;
+	int bad;
+
+	if (!want || !got)
+		return fail("malloc");
+	pattern(want, len, off, seed);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (p == MAP_FAILED)
+		return fail("mmap");
+	memcpy(p, want, len);
+	if (munmap(p, len))
+		return fail("munmap");
+	if (pread(fd, got, len, off) != (ssize_t)len)
+		return fail("pread");
+	bad = memcmp(want, got, len) != 0;
+	printf("unmap: pread %s the bytes stored through the mapping\n",
+	       bad ? "misses" : "returns");
+	h = fnv(got, len, FNV0, &nz);
+	print_sum(h, nz);
+	free(want);
+	free(got);
+	return bad;
 }
 
 static int cmd_pwrite(int fd, uint64_t off, size_t len, uint64_t seed)
@@ -361,6 +393,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(cmd, "fill") && argc == 6) {
 		rc = cmd_fill(fd, num(argv[3]), num(argv[4]), num(argv[5]));
+	} else if (!strcmp(cmd, "unmap") && argc == 6) {
+		rc = cmd_unmap(fd, num(argv[3]), num(argv[4]), num(argv[5]));
 	} else if (!strcmp(cmd, "pwrite") && argc == 6) {
 		rc = cmd_pwrite(fd, num(argv[3]), num(argv[4]), num(argv[5]));
 	} else if (!strcmp(cmd, "sum-read") && argc == 5) {

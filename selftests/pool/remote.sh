@@ -27,7 +27,7 @@ seg_has() { seg_json "$1" | grep -q "$2"; }
 load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
 sum_of() { sed -n 's/.*sum=\([0-9a-f]*\).*/\1/p' "$1"; }
 
-case $MP_HOST in 0) tap_plan 19 ;; 1) tap_plan 16 ;; *) tap_plan 9 ;; esac
+case $MP_HOST in 0) tap_plan 19 ;; 1) tap_plan 17 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
@@ -81,6 +81,8 @@ if [ "$MP_HOST" = 1 ]; then
 		"mps_test sum-mmap $DEV 0 $LEN >/tmp/mm; test \"\$(sum_of /tmp/mm)\" = \"\$(sum_of /tmp/wr)\""
 	check "a page cached by mmap sees a newer pwrite after MPS_IOC_INVALIDATE" \
 		"mps_test inval $DEV 8192 | tee /dev/stderr"
+	check "munmap writes back what a mapping stored (no msync, file still open)" \
+		"mps_test unmap $DEV $((2 * MIB)) 65536 11 | tee /dev/stderr | grep -q returns"
 	check "every host's list would name B: owner 1 here" "seg_has $SEG '\"owner\":1'"
 	check "B offlines segment $SEG" "mpctl offline $SEG && test ! -e $DEV"
 fi
