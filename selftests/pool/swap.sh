@@ -7,7 +7,8 @@
 # segments 0-1 on host 0 (A), 2-3 on host 1 (B). A onlines segment 3 (B's
 # upper 128 MiB, above the barrier slots) as /dev/mpb3 and:
 #  - checks raw I/O: concurrent random O_DIRECT reads and writes of 512 B
-#    to 64 KiB, every sector verified against a model (blk_verify);
+#    to 64 KiB, every sector verified against a model (blk_verify), and
+#    that BLKZEROOUT (REQ_OP_WRITE_ZEROES) zeroes what it is given;
 #  - swaps on it: a process in a cgroup with memory.max 32 MiB fills
 #    64 MiB with a per-page pattern and verifies every page; pswpout,
 #    the disk's own sector counters and the transport's frames to B show
@@ -49,7 +50,8 @@ fill() {
 	return $r
 }
 
-case $MP_HOST in 0) tap_plan 31 ;; *) tap_plan 9 ;; esac
+dd if=/dev/zero of=/tmp/zero bs=1M count=1 2>/dev/null
+case $MP_HOST in 0) tap_plan 32 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 2 devices up" wait_until 90 runtime_with 2
@@ -67,6 +69,13 @@ if [ "$MP_HOST" = 0 ]; then
 		"blk_verify $DEV -j 4 -n 100 > /tmp/bv.out; r=\$?; cat /tmp/bv.out;
 		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv.out"
 	diag "blk_verify: $(cat /tmp/bv.out)"
+	# util-linux's blkdiscard: busybox's applet (no -z) wins over PATH
+	check "WRITE_ZEROES: blkdiscard -z zeroes the 1 MiB at 1 MiB it is given" \
+		"test \$(cat $SYS/queue/write_zeroes_max_bytes) = 131072 &&
+		 dd if=/dev/urandom of=$DEV bs=1M seek=1 count=1 conv=fsync 2>/dev/null &&
+		 ! dd if=$DEV bs=1M skip=1 count=1 2>/dev/null | cmp -s - /tmp/zero &&
+		 /usr/bin/blkdiscard -z -o $MIB -l $MIB $DEV &&
+		 dd if=$DEV bs=1M skip=1 count=1 2>/dev/null | cmp - /tmp/zero"
 
 	# --- swap
 	check "mkswap + swapon $DEV" \
