@@ -21,7 +21,7 @@ seg_has() { mpctl list -s "$1" | flat | grep -q "$2"; }
 sum_of() { sed -n 's/.*sum=\([0-9a-f]*\).*/\1/p' "$1"; }
 runtime() { test "$(cat /sys/class/cmm_mp/mp0/pool_state)" = runtime; }
 
-tap_plan 13
+tap_plan 14
 check "cmm_mp loads (no backend: the local device alone)" load_cmm_mp
 check "segment $SEG of the local device onlines as dax: $DEV, owner 0" \
 	"mpctl online $SEG --as dax && test -c $DEV && seg_has $SEG '\"owner\":0' && seg_has $SEG '\"mode\":\"dax\"'"
@@ -44,3 +44,5 @@ check "offline still works: $DEV gone, segment offline, no owner" \
 	"mpctl offline $SEG && test ! -e $DEV && seg_has $SEG '\"state\":\"offline\"' && ! seg_has $SEG owner"
 check "online again: pread works" \
 	"mpctl online $SEG --as dax && mps_test sum-read $DEV 0 $LEN && mpctl offline $SEG"
+check "both modules unload (the /dev/mps class, pseudo fs and chrdev region go)" \
+	"rmmod mp_eth && rmmod cmm_mp && test ! -e /sys/class/mps && ! grep -qw mps /proc/devices"
