@@ -66,6 +66,9 @@ struct mp_seg_info {
 	uint32_t memblk_count;
 	uint32_t memblk_online;
 	uint32_t memblk_movable;
+	uint32_t shared;
+	uint32_t sharers;
+	char devnode[32];	/* "" when not mapped on this host */
 };
 
 struct mp_segment {
@@ -126,6 +129,8 @@ typedef int (*mp_nl_parse_fn)(struct mp_ctx *ctx, struct nlattr **tb,
 			      void *arg);
 int mp_nl_connect(struct mp_ctx *ctx);
 void mp_nl_close(struct mp_ctx *ctx);
+/* or'ed into mp_nl_request()'s mode: ask for sharing mode */
+#define MP_NL_MODE_SHARED	0x80000000u
 int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		  const uint32_t *seg_id, const uint32_t *mode,
 		  mp_nl_parse_fn parse, void *arg);

@@ -39,6 +39,8 @@ extern "C" {
  * @MP_SEG_FAILED: its backing device is lost; accesses fail
  * @MP_SEG_OWNED: allocated to one host (mp_segment_get_owner()), not as
  *	System RAM (a remote segment onlined by its owner)
+ * @MP_SEG_SHARED: held by several hosts in sharing mode
+ *	(mp_segment_get_sharers()); since LIBMP_1.3
  */
 enum mp_seg_state {
 	MP_SEG_OFFLINE = 0,
@@ -46,6 +48,7 @@ enum mp_seg_state {
 	MP_SEG_BUSY = 2,
 	MP_SEG_FAILED = 3,
 	MP_SEG_OWNED = 4,
+	MP_SEG_SHARED = 5,
 };
 
 /**
@@ -75,9 +78,14 @@ enum mp_pool_state {
 /**
  * enum mp_seg_mode - how a segment is, or is to be, used
  * @MP_SEG_MODE_RAM: System RAM through memory hotplug
+ * @MP_SEG_MODE_DAX: character device /dev/mps<id> (read/write/mmap);
+ *	since LIBMP_1.3
+ * @MP_SEG_MODE_BLK: block device /dev/mpb<id>; since LIBMP_1.3
  */
 enum mp_seg_mode {
 	MP_SEG_MODE_RAM = 0,
+	MP_SEG_MODE_DAX = 1,
+	MP_SEG_MODE_BLK = 2,
 };
 
 /**
@@ -95,6 +103,8 @@ enum mp_err_origin {
 
 /* mp_segment_online() flag: online to the kernel zone, not ZONE_MOVABLE. */
 #define MP_ONLINE_NO_MOVABLE	0x1UL
+/* mp_segment_online_as() flag: sharing mode (dax, blk); LIBMP_1.3. */
+#define MP_ONLINE_SHARED	0x2UL
 
 struct mp_ctx;
 struct mp_device;
@@ -570,13 +580,60 @@ int mp_segment_refresh(struct mp_segment *seg);
  * left alone. If a block refuses, the segment is rolled back with
  * CMM_MP_CMD_SEG_OFFLINE and the block's errno returned (origin
  * MP_ERR_MEMBLOCK; the message says whether the rollback worked). The
- * segment object is updated from the kernel's answers.
+ * segment object is updated from the kernel's answers. A segment of
+ * another device of the pool cannot be System RAM here: since LIBMP_1.3
+ * the kernel maps it as /dev/mps<id> instead (see mp_segment_online_as()).
  *
  * Return: 0; -EALREADY (not offline), -ENOENT (no such segment), -EBUSY
  * (range claimed by someone else), -EPERM (needs CAP_NET_ADMIN), -ENODEV
  * (module not loaded), -EINVAL (bad @flags), or a block's errno.
  */
 int mp_segment_online(struct mp_segment *seg, unsigned long flags);
+
+/**
+ * mp_segment_online_as() - online a segment in a given mode (LIBMP_1.3)
+ * @seg: segment
+ * @mode: MP_SEG_MODE_RAM (segments of the local device only),
+ *	MP_SEG_MODE_DAX (/dev/mps<id>) or MP_SEG_MODE_BLK (/dev/mpb<id>)
+ * @flags: MP_ONLINE_NO_MOVABLE (RAM only), MP_ONLINE_SHARED (DAX, BLK:
+ *	sharing mode, several hosts at once)
+ *
+ * System RAM goes as mp_segment_online(). For DAX and BLK the backing
+ * device gives the segment to this host (alone, or as one of its
+ * sharers; zeroed when it goes to a new holder or set of sharers) and the
+ * kernel creates the device node (mp_segment_get_devnode()).
+ *
+ * Return: as mp_segment_online(), and -EINVAL (System RAM for a segment
+ * of another device, or a bad combination), -EBUSY (held by other hosts:
+ * mp_segment_get_owner(), mp_segment_get_sharers() after a refresh).
+ */
+int mp_segment_online_as(struct mp_segment *seg, enum mp_seg_mode mode,
+			 unsigned long flags);
+
+/**
+ * mp_segment_is_shared() - is the segment in sharing mode? (LIBMP_1.3)
+ * @seg: segment
+ *
+ * Return: true when it is mapped here in sharing mode or shared by others.
+ */
+bool mp_segment_is_shared(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_sharers() - who shares the segment (LIBMP_1.3)
+ * @seg: segment
+ *
+ * Return: a bitmap of device ids (bit i: device i), 0 for none.
+ */
+uint32_t mp_segment_get_sharers(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_devnode() - the device node of a segment mapped here
+ * @seg: segment
+ *
+ * Since LIBMP_1.3. Return: "/dev/mps5" or "/dev/mpb5", NULL when the
+ * segment is not online on this host as dax or blk.
+ */
+const char *mp_segment_get_devnode(struct mp_segment *seg);
 
 /**
  * mp_segment_offline() - take a segment's System RAM away

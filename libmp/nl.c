@@ -60,6 +60,9 @@ static struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_PEER_REACHABLE] = { .type = NLA_U32 },
 	[CMM_MP_A_PEER_INFLIGHT] = { .type = NLA_U32 },
 	[CMM_MP_A_STATS_TX ... CMM_MP_A_STATS_MALFORMED] = { .type = NLA_U64 },
+	[CMM_MP_A_SEG_SHARED]	= { .type = NLA_U32 },
+	[CMM_MP_A_SEG_SHARERS]	= { .type = NLA_U32 },
+	[CMM_MP_A_SEG_DEVNODE]	= { .type = NLA_STRING },
 };
 
 /**
@@ -398,7 +401,13 @@ static int mp_nl_request_once(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		rc = -ENOMEM;
 		goto out_cb;
 	}
-	if (mode && nla_put_u32(msg, CMM_MP_A_SEG_MODE, *mode) < 0) {
+	if (mode && nla_put_u32(msg, CMM_MP_A_SEG_MODE,
+				*mode & ~MP_NL_MODE_SHARED) < 0) {
+		rc = -ENOMEM;
+		goto out_cb;
+	}
+	if (mode && (*mode & MP_NL_MODE_SHARED) &&
+	    nla_put_u32(msg, CMM_MP_A_SEG_SHARED, 1) < 0) {
 		rc = -ENOMEM;
 		goto out_cb;
 	}
@@ -465,7 +474,8 @@ static bool mp_nl_family_moved(struct mp_ctx *ctx, int *rc)
  * @cmd: CMM_MP_CMD_*
  * @dump: send as a dump (NLM_F_DUMP)
  * @seg_id: CMM_MP_A_SEG_ID to put, or NULL
- * @mode: CMM_MP_A_SEG_MODE to put, or NULL
+ * @mode: CMM_MP_A_SEG_MODE to put, or NULL; with MP_NL_MODE_SHARED
+ *	or'ed in, CMM_MP_A_SEG_SHARED 1 too
  * @parse: called for every answer message with its parsed attributes
  * @arg: passed to @parse
  *

@@ -71,6 +71,15 @@ int mp_seg_info_parse(struct nlattr **tb, struct mp_seg_info *info)
 	if (!rc)
 		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_MEMBLK_MOVABLE,
 					   &info->memblk_movable));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_SEG_SHARED,
+					   &info->shared));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_SEG_SHARERS,
+					   &info->sharers));
+	if (!rc && tb[CMM_MP_A_SEG_DEVNODE])
+		snprintf(info->devnode, sizeof(info->devnode), "%s",
+			 nla_get_string(tb[CMM_MP_A_SEG_DEVNODE]));
 	return rc ? -EPROTO : 0;
 }
 
@@ -303,6 +312,7 @@ MP_EXPORT const char *mp_seg_state_name(enum mp_seg_state state)
 	case MP_SEG_BUSY:	return "busy";
 	case MP_SEG_FAILED:	return "failed";
 	case MP_SEG_OWNED:	return "owned";
+	case MP_SEG_SHARED:	return "shared";
 	}
 	return "unknown";
 }
@@ -311,6 +321,8 @@ MP_EXPORT const char *mp_seg_mode_name(enum mp_seg_mode mode)
 {
 	switch (mode) {
 	case MP_SEG_MODE_RAM:	return "system-ram";
+	case MP_SEG_MODE_DAX:	return "dax";
+	case MP_SEG_MODE_BLK:	return "blk";
 	}
 	return "unknown";
 }
@@ -371,31 +383,44 @@ static int mp_segment_rollback(struct mp_segment *seg, int err)
 	return mp_set_error(ctx, err, "%s; segment put back offline", why);
 }
 
-MP_EXPORT int mp_segment_online(struct mp_segment *seg, unsigned long flags)
+MP_EXPORT bool mp_segment_is_shared(struct mp_segment *seg)
 {
-	uint32_t mode = CMM_MP_SEG_MODE_RAM;
-	struct mp_ctx *ctx;
+	return seg->info.shared != 0;
+}
+
+MP_EXPORT uint32_t mp_segment_get_sharers(struct mp_segment *seg)
+{
+	return seg->info.sharers;
+}
+
+MP_EXPORT const char *mp_segment_get_devnode(struct mp_segment *seg)
+{
+	return seg->info.devnode[0] ? seg->info.devnode : NULL;
+}
+
+/*
+ * Online @seg: @mode NULL lets the kernel choose (System RAM for a segment
+ * of the local device, dax for another device's).
+ */
+static int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
+				unsigned long flags)
+{
+	struct mp_ctx *ctx = seg->ctx;
 	uint32_t failed = 0;
 	bool movable;
 	int rc;
 
-	if (!seg)
-		return -EINVAL;
-	ctx = seg->ctx;
-	mp_clear_error(ctx);
-	if (flags & ~MP_ONLINE_NO_MOVABLE)
-		return mp_set_error(ctx, -EINVAL, "unknown flags %#lx", flags);
 	movable = !(flags & MP_ONLINE_NO_MOVABLE);
-
-	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_ONLINE, &mode);
+	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_ONLINE, mode);
 	if (rc)
 		return rc;
 
 	/*
-	 * Pooling mode: a segment of another device is owned, not mapped
-	 * (Documentation/pool.rst): nothing to online here.
+	 * A segment mapped as a device (/dev/mps, /dev/mpb), or allocated
+	 * to us by an older kernel: no memory blocks to online here.
 	 */
-	if (seg->info.state == CMM_MP_SEG_OWNED)
+	if (seg->info.mode != CMM_MP_SEG_MODE_RAM ||
+	    seg->info.state == CMM_MP_SEG_OWNED)
 		return 0;
 	/* The answer must name the blocks the kernel added. */
 	if (seg->info.state != CMM_MP_SEG_ONLINE_RAM ||
@@ -428,6 +453,43 @@ MP_EXPORT int mp_segment_online(struct mp_segment *seg, unsigned long flags)
 		seg->info.memblk_online = seg->info.memblk_count;
 	}
 	return 0;
+}
+
+MP_EXPORT int mp_segment_online(struct mp_segment *seg, unsigned long flags)
+{
+	if (!seg)
+		return -EINVAL;
+	mp_clear_error(seg->ctx);
+	if (flags & ~MP_ONLINE_NO_MOVABLE)
+		return mp_set_error(seg->ctx, -EINVAL, "unknown flags %#lx",
+				    flags);
+	return mp_segment_do_online(seg, NULL, flags);
+}
+
+MP_EXPORT int mp_segment_online_as(struct mp_segment *seg,
+				   enum mp_seg_mode mode, unsigned long flags)
+{
+	uint32_t m = (uint32_t)mode;
+
+	if (!seg)
+		return -EINVAL;
+	mp_clear_error(seg->ctx);
+	if (flags & ~(MP_ONLINE_NO_MOVABLE | MP_ONLINE_SHARED))
+		return mp_set_error(seg->ctx, -EINVAL, "unknown flags %#lx",
+				    flags);
+	if (mode != MP_SEG_MODE_RAM && mode != MP_SEG_MODE_DAX &&
+	    mode != MP_SEG_MODE_BLK)
+		return mp_set_error(seg->ctx, -EINVAL, "unknown mode %u",
+				    (unsigned int)mode);
+	if (mode == MP_SEG_MODE_RAM && (flags & MP_ONLINE_SHARED))
+		return mp_set_error(seg->ctx, -EINVAL,
+				    "sharing mode needs dax or blk, not System RAM");
+	if (mode != MP_SEG_MODE_RAM && (flags & MP_ONLINE_NO_MOVABLE))
+		return mp_set_error(seg->ctx, -EINVAL,
+				    "no-movable is for System RAM only");
+	if (flags & MP_ONLINE_SHARED)
+		m |= MP_NL_MODE_SHARED;
+	return mp_segment_do_online(seg, &m, flags);
 }
 
 MP_EXPORT int mp_segment_offline(struct mp_segment *seg)

@@ -17,6 +17,8 @@
 
 #include "args.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /*
  * Parse decimal digits at *s into *v, advancing *s. Stricter than
  * strtoul(): no sign, no spaces, no base prefix, no overflow.
@@ -258,4 +260,31 @@ const char *mpctl_fmt_hex(char *buf, size_t len, uint64_t v)
 {
 	snprintf(buf, len, "0x%llx", (unsigned long long)v);
 	return buf;
+}
+
+/**
+ * mpctl_parse_mode() - the mode of `mpctl online --as`
+ * @s: "ram" (or "system-ram"), "dax" or "blk"
+ * @mode: the mode out; untouched on error
+ *
+ * Return: 0, or -EINVAL for anything else (NULL included).
+ */
+int mpctl_parse_mode(const char *s, enum mpctl_mode *mode)
+{
+	static const struct {
+		const char *name;
+		enum mpctl_mode mode;
+	} names[] = {
+		{ "ram", MPCTL_MODE_RAM }, { "system-ram", MPCTL_MODE_RAM },
+		{ "dax", MPCTL_MODE_DAX }, { "blk", MPCTL_MODE_BLK },
+	};
+	size_t i;
+
+	for (i = 0; s && i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i].name)) {
+			*mode = names[i].mode;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }

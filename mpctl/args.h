@@ -31,6 +31,15 @@ void mpctl_seglist_free(struct mpctl_seglist *l);
 
 int mpctl_parse_u32(const char *s, uint32_t *v);
 
+/* `online --as`: the values of enum mp_seg_mode (libmp.h). */
+enum mpctl_mode {
+	MPCTL_MODE_RAM = 0,
+	MPCTL_MODE_DAX = 1,
+	MPCTL_MODE_BLK = 2,
+};
+
+int mpctl_parse_mode(const char *s, enum mpctl_mode *mode);
+
 /* Big enough for "1023.99 EiB (1180.59 EB)" and "0xffffffffffffffff". */
 #define MPCTL_FMT_MAX		48
 

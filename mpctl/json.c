@@ -73,6 +73,23 @@ const char *mpctl_seg_zone(struct mp_segment *seg)
 	return "mixed";
 }
 
+/* A bitmap of device ids as an array of ids; NULL without memory. */
+static struct json_object *mpctl_json_idset(uint32_t set)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; a && i < 32; i++) {
+		if (!(set & (1U << i)))
+			continue;
+		if (json_object_array_add(a, json_object_new_int64(i))) {
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /**
  * mpctl_seg_json() - a segment as a JSON object
  * @seg: the segment
@@ -112,6 +129,19 @@ struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
 		add(o, "numa_node", json_object_new_int(node), &ok);
 	if (owner != MP_NONE)
 		add(o, "owner", json_object_new_int64(owner), &ok);
+	if (mp_segment_get_sharers(seg))
+		add(o, "sharers", mpctl_json_idset(mp_segment_get_sharers(seg)),
+		    &ok);
+	if (mp_segment_get_devnode(seg)) {
+		/* mapped on this host: how, and where */
+		if (!(flags & MPCTL_VERBOSE))
+			add(o, "mode",
+			    j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
+			    &ok);
+		add(o, "devnode", j_str(mp_segment_get_devnode(seg)), &ok);
+		if (mp_segment_is_shared(seg))
+			add(o, "shared", json_object_new_boolean(true), &ok);
+	}
 	if (zone)
 		add(o, "zone", json_object_new_string(zone), &ok);
 	if (flags & MPCTL_VERBOSE) {

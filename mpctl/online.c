@@ -14,12 +14,18 @@
 #include "mpctl.h"
 
 static const char online_usage[] =
-"usage: mpctl online SEGS [--no-movable] [-u] [-v]\n"
+"usage: mpctl online SEGS [--as ram|dax|blk] [--shared] [--no-movable] [-u] [-v]\n"
 "\n"
-"Online segments as System RAM, in the order given, and print them (JSON).\n"
-"SEGS is 0 | 0,2 | 1-3 | all (every offline segment); several SEGS\n"
-"arguments add up.\n"
+"Online segments, in the order given, and print them (JSON). SEGS is\n"
+"0 | 0,2 | 1-3 | all (every offline segment); several SEGS arguments add\n"
+"up. Segments of this host's device become System RAM by default; those\n"
+"of other devices of the pool become /dev/mps<N>.\n"
 "\n"
+"  -a, --as MODE        ram: System RAM (this host's device only);\n"
+"                       dax: character device /dev/mps<N> (read, write, mmap);\n"
+"                       blk: block device /dev/mpb<N>\n"
+"  -s, --shared         sharing mode (dax, blk): several hosts hold the\n"
+"                       segment at once (Documentation/pool.rst)\n"
 "  -N, --no-movable     online to the kernel zone (ZONE_NORMAL) instead of\n"
 "                       ZONE_MOVABLE; such memory may not go offline again\n"
 "  -u, --human          sizes and addresses as human-readable strings\n"
@@ -38,6 +44,8 @@ static const char offline_usage[] =
 "  -h, --help           this text\n";
 
 static const struct option online_opts[] = {
+	{ "as", required_argument, NULL, 'a' },
+	{ "shared", no_argument, NULL, 's' },
 	{ "no-movable", no_argument, NULL, 'N' },
 	{ "human", no_argument, NULL, 'u' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -71,7 +79,8 @@ static const char *seg_reason(bool online, int err)
 
 /*
  * Pooling mode: the segment belongs to another device (its backing device
- * arbitrates, Documentation/pool.rst). Names the owner in @buf.
+ * arbitrates, Documentation/pool.rst), or is shared by others. Names the
+ * owner, or the sharers, in @buf.
  */
 static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 {
@@ -90,8 +99,18 @@ static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 		dev = mp_device_get_by_id(c, owner);
 		other = !dev || !mp_device_is_local(dev);
 	}
-	if (other)
+	if (other) {
 		snprintf(buf, len, "owned by device %u (mp%u)", owner, owner);
+	} else if (s && mp_segment_get_sharers(s)) {
+		uint32_t set = mp_segment_get_sharers(s), i;
+		size_t n;
+
+		n = (size_t)snprintf(buf, len, "shared by device(s)");
+		for (i = 0; i < 32 && n < len; i++)
+			if (set & (1U << i))
+				n += (size_t)snprintf(buf + n, len - n, " %u", i);
+		other = true;
+	}
 	mp_unref(c);
 	return other;
 }
@@ -99,6 +118,8 @@ static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 struct seg_args {
 	bool online;
 	const char *cmd;
+	bool as;			/* --as given */
+	enum mpctl_mode mode;		/* --as */
 	unsigned long flags;		/* mp_segment_online() flags */
 	unsigned int jflags;		/* MPCTL_HUMAN, MPCTL_VERBOSE */
 	struct mpctl_seglist list;	/* all ids of all arguments */
@@ -210,9 +231,24 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, a->online ? ":Nuvh" : ":uvh",
+	while ((c = getopt_long(argc, argv, a->online ? ":a:sNuvh" : ":uvh",
 				online_opts, NULL)) != -1) {
 		switch (c) {
+		case 'a':
+			if (!a->online)
+				goto bad_opt;
+			if (mpctl_parse_mode(optarg, &a->mode)) {
+				rc = mpctl_usage_error(a->cmd, "--as '%s': use ram, dax or blk",
+						       optarg);
+				goto out;
+			}
+			a->as = true;
+			break;
+		case 's':
+			if (!a->online)
+				goto bad_opt;
+			a->flags |= MP_ONLINE_SHARED;
+			break;
 		case 'N':
 			if (!a->online)
 				goto bad_opt;
@@ -236,6 +272,20 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 		rc = mpctl_usage_error(a->cmd, "missing segment list");
 		goto out;
 	}
+	if ((a->flags & MP_ONLINE_SHARED) && a->as &&
+	    a->mode == MPCTL_MODE_RAM) {
+		rc = mpctl_usage_error(a->cmd, "--shared needs --as dax or --as blk");
+		goto out;
+	}
+	if ((a->flags & MP_ONLINE_SHARED) && !a->as) {
+		a->as = true;		/* --shared alone: dax */
+		a->mode = MPCTL_MODE_DAX;
+	}
+	if ((a->flags & MP_ONLINE_NO_MOVABLE) && a->as &&
+	    a->mode != MPCTL_MODE_RAM) {
+		rc = mpctl_usage_error(a->cmd, "--no-movable is for --as ram only");
+		goto out;
+	}
 	rc = parse_args(a, argc - optind, argv + optind);
 	if (rc)
 		goto out;
@@ -257,8 +307,14 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 		char what[32], owned[64];
 		int err;
 
-		err = a->online ? mp_segment_online(segs[i], a->flags) :
-				  mp_segment_offline(segs[i]);
+		if (!a->online)
+			err = mp_segment_offline(segs[i]);
+		else if (a->as)
+			err = mp_segment_online_as(segs[i],
+						   (enum mp_seg_mode)a->mode,
+						   a->flags);
+		else
+			err = mp_segment_online(segs[i], a->flags);
 		if (err) {
 			snprintf(what, sizeof(what), "segment %u",
 				 mp_segment_get_id(segs[i]));

@@ -101,15 +101,17 @@ int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len)
 	return ret;
 }
 
-int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner)
+int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
 {
 	int ret = -ENODEV;
 
 	*owner = CMM_MP_NONE;
+	*sharers = 0;
 	down_read(&backend_rwsem);
 	if (backend_ops)
 		ret = backend_ops->own ?
-		      backend_ops->own(backend_priv, dst, cmd, seg, owner) :
+		      backend_ops->own(backend_priv, dst, cmd, seg, owner,
+				       sharers) :
 		      -EOPNOTSUPP;
 	up_read(&backend_rwsem);
 	return ret;
@@ -156,8 +158,9 @@ EXPORT_SYMBOL_GPL(mp_local_seg_size);
 /*
  * Called with mem_lock held: may device @src access [offset, offset + len)?
  * Not a segment online as System RAM here, nor one owned by another
- * device or being zeroed for its new owner. Unowned segments stay open to
- * every device (sharing mode, the transport's tests).
+ * device, shared by others than @src, or being zeroed for its new
+ * holders. Segments nobody holds stay open to every device (the
+ * transport's tests and barriers).
  */
 static int mp_local_check(struct mp_dev *d, u32 src, u64 offset, u32 len)
 {
@@ -178,6 +181,9 @@ static int mp_local_check(struct mp_dev *d, u32 src, u64 offset, u32 len)
 		if (state == CMM_MP_SEG_ONLINE_RAM || state == CMM_MP_SEG_BUSY)
 			return -EACCES;
 		if (s->zeroing || (owner != CMM_MP_NONE && owner != src))
+			return -EACCES;
+		if (s->sharers &&
+		    (src >= MP_OWN_MAX_SHARERS || !(s->sharers & BIT(src))))
 			return -EACCES;
 	}
 	return 0;
@@ -273,24 +279,37 @@ void mp_own_flush(void)
 	flush_work(&mp_own_zero_work);
 }
 
+/* Called with mem_lock held: hand @s to new holders, zeroing it first. */
+static bool mp_own_zero(struct mp_dev *d, struct mp_seg *s)
+{
+	if (!d->va)
+		return false;
+	s->zeroing = true;
+	return true;
+}
+
 /**
  * mp_local_own() - arbitrate the ownership of a local segment
  * @src: device id of the requester
- * @cmd: MP_ETH_OWN_QUERY, MP_ETH_OWN_CLAIM or MP_ETH_OWN_RELEASE
+ * @cmd: enum mp_eth_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
  * @seg: local segment index
  * @owner: the owner after the command (CMM_MP_NONE for none)
+ * @sharers: the bitmap of sharers after the command
  *
- * Exactly one owner at a time, decided under mem_lock. A claim by the
- * owner and a release of an unowned segment succeed again, so a command
- * executed twice answers the same. A segment handed to another device
- * than its last owner is zeroed first (the claim answers -EINPROGRESS
- * until then). Safe in softirq context.
+ * Exactly one owner, or a set of sharers, at a time, decided under
+ * mem_lock. A claim by the owner, a share by a sharer and a release or
+ * unshare of a segment the sender does not hold (when nobody else holds
+ * it) succeed again, so a command executed twice answers the same. A
+ * segment handed to another owner than its last one, or to the first
+ * member of a new set of sharers, is zeroed first (the claim or share
+ * answers -EINPROGRESS until then). Safe in softirq context.
  *
- * Return: 0, -EBUSY owned by another (or a state change in progress),
- * -EINPROGRESS, -EPERM release by a non-owner, -ERANGE no such segment,
- * -EINVAL unknown command, -ENODEV without a device.
+ * Return: 0, -EBUSY held by others (or a state change in progress),
+ * -EINPROGRESS, -EPERM release by a non-holder, -ERANGE no such segment
+ * or a sender beyond the sharers bitmap, -EINVAL unknown command,
+ * -ENODEV without a device.
  */
-int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner)
+int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
 {
 	struct mp_dev *d = mp_dev_get_default();
 	bool zero = false;
@@ -298,6 +317,7 @@ int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner)
 	int ret = 0;
 
 	*owner = CMM_MP_NONE;
+	*sharers = 0;
 	if (!d)
 		return -ENODEV;
 	if (seg >= d->geo.nr_segs)
@@ -312,14 +332,13 @@ int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner)
 			ret = s->zeroing ? -EINPROGRESS : 0;
 			break;
 		}
-		if (s->owner != CMM_MP_NONE ||
+		if (s->owner != CMM_MP_NONE || s->sharers ||
 		    READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
 			ret = -EBUSY;
 			break;
 		}
 		WRITE_ONCE(s->owner, src);
-		if (s->handed != src + 1 && d->va) {
-			s->zeroing = true;
+		if (s->handed != src + 1 && mp_own_zero(d, s)) {
 			zero = true;
 			ret = -EINPROGRESS;
 		}
@@ -335,11 +354,39 @@ int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner)
 		else
 			WRITE_ONCE(s->owner, CMM_MP_NONE);
 		break;
+	case MP_ETH_OWN_SHARE:
+		if (src >= MP_OWN_MAX_SHARERS) {
+			ret = -ERANGE;
+			break;
+		}
+		if (s->sharers & BIT(src)) {
+			ret = s->zeroing ? -EINPROGRESS : 0;
+			break;
+		}
+		if (s->owner != CMM_MP_NONE ||
+		    READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+			ret = -EBUSY;
+			break;
+		}
+		if (!s->sharers)
+			zero = mp_own_zero(d, s);
+		s->sharers |= BIT(src);
+		if (s->zeroing)
+			ret = -EINPROGRESS;
+		s->handed = 0;	/* whoever claims it next gets it zeroed */
+		break;
+	case MP_ETH_OWN_UNSHARE:
+		if (src < MP_OWN_MAX_SHARERS && (s->sharers & BIT(src)))
+			s->sharers &= ~BIT(src);
+		else if (s->sharers || s->owner != CMM_MP_NONE)
+			ret = -EPERM;
+		break;
 	default:
 		ret = -EINVAL;
 		break;
 	}
 	*owner = s->owner;
+	*sharers = s->sharers;
 	spin_unlock_bh(&d->mem_lock);
 	if (zero)
 		schedule_work(&mp_own_zero_work);

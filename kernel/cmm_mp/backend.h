@@ -49,7 +49,7 @@ struct mp_backend_peer {
  *	segment @seg (its own numbering): @cmd is enum mp_eth_own_cmd;
  *	sleeps; returns the device's verdict (0, -EBUSY, -EINPROGRESS,
  *	-EPERM, -ERANGE) or a transport error, *@owner the owner after it
- *	(CMM_MP_NONE for none)
+ *	(CMM_MP_NONE for none), *@sharers the bitmap of its sharers
  */
 struct mp_backend_ops {
 	const char *name;
@@ -59,7 +59,8 @@ struct mp_backend_ops {
 		     u32 len);
 	int (*peer_stats)(void *priv, unsigned int idx,
 			  struct mp_backend_peer *p);
-	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner);
+	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
+		   u32 *sharers);
 };
 
 int mp_backend_register(const struct mp_backend_ops *ops, void *priv);
@@ -69,7 +70,7 @@ void mp_backend_unregister(const struct mp_backend_ops *ops);
 int mp_backend_read(u16 dst, u64 offset, void *buf, u32 len);
 int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len);
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
-int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner);
+int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
 
 /* The pool-wide view, from the backend's discovery (pool.c). */
 u64 mp_pool_chip_id(const u8 *mac);
@@ -80,6 +81,6 @@ u64 mp_local_size(void);
 u64 mp_local_seg_size(void);
 int mp_local_read(u32 src, u64 offset, void *buf, u32 len);
 int mp_local_write(u32 src, u64 offset, const void *buf, u32 len);
-int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner);
+int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
 
 #endif /* _CMM_MP_BACKEND_H */

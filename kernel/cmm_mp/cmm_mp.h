@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <net/netlink.h>
 #include <linux/cmm_mp.h>
 
@@ -18,6 +19,8 @@
 
 #define MP_NAME_LEN		16
 #define MP_RES_NAME_LEN		32
+/* Sharers are a bitmap of device ids (struct mp_eth_own.sharers). */
+#define MP_OWN_MAX_SHARERS	16
 
 struct mp_dev;
 
@@ -30,7 +33,9 @@ struct mp_dev;
  * @owner: device id of the owning host or CMM_MP_NONE; arbitrated under
  *	mp_dev.mem_lock (backend.c, mp_local_own())
  * @handed: 1 + the device id it was last handed to, 0 never
- * @zeroing: claimed, being zeroed before its owner may use it
+ * @sharers: bitmap of the device ids sharing it (sharing mode), under
+ *	mp_dev.mem_lock; never together with @owner
+ * @zeroing: claimed, being zeroed before its holders may use it
  * @res: claim of the range while online
  * @mgid: memory group id while online
  * @res_name: name of @res as shown in /proc/iomem
@@ -44,6 +49,7 @@ struct mp_seg {
 	u32 state;
 	u32 owner;
 	u32 handed;
+	u32 sharers;
 	bool zeroing;
 	struct resource *res;
 	int mgid;
@@ -74,6 +80,9 @@ struct mp_seg {
  * @first_seg: pool-wide number of our segment 0 (PAMT), under @lock
  * @pamt: the pool map of the current generation, valid in
  *	CMM_MP_POOL_RUNTIME; under @lock
+ * @remote: struct mp_remote of the segments mapped on this host as
+ *	/dev/mps or /dev/mpb, by pool-wide segment number; changed under
+ *	@lock (remote.c)
  */
 struct mp_dev {
 	u32 id;
@@ -94,6 +103,7 @@ struct mp_dev {
 	u32 pool_state;
 	u32 first_seg;
 	struct mp_pamt pamt;
+	struct xarray remote;
 };
 
 /* cxl.c */
@@ -115,6 +125,19 @@ const char *mp_pool_state_name(u32 state);
 
 /* backend.c */
 void mp_own_flush(void);
+
+/* remote.c: segments mapped as /dev/mps or /dev/mpb (remote.h) */
+struct mp_remote;
+int mp_remote_map(struct mp_dev *d, u32 seg, u32 devid, u32 idx, u32 mode,
+		  bool shared, struct netlink_ext_ack *extack);
+int mp_remote_unmap(struct mp_dev *d, u32 seg, struct netlink_ext_ack *extack);
+struct mp_remote *mp_remote_find(struct mp_dev *d, u32 seg);
+int mp_remote_devnode(struct mp_remote *r, char *buf, size_t len);
+void mp_remote_pool_changed(struct mp_dev *d);
+
+/* mps.c */
+int mp_mps_init(void);
+void mp_mps_exit(void);
 
 /* seg_ram.c */
 int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack);

@@ -141,6 +141,7 @@ struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&d->lock);
+	xa_init(&d->remote);
 	spin_lock_init(&d->mem_lock);
 	strscpy(d->name, "mp0", sizeof(d->name));
 	d->chip_id = chip_id ? chip_id : get_random_u64();
@@ -219,6 +220,7 @@ void mp_dev_destroy(struct mp_dev *d)
 	if (IS_ERR_OR_NULL(d))
 		return;
 	mp_sysfs_del_dev(d);
+	xa_destroy(&d->remote);
 	clear_node_memory_type(d->nid, d->mtype);
 	destroy_memory_type(d->mtype);
 	kfree(d->segs);

@@ -52,11 +52,16 @@ static int __init cmm_mp_init(void)
 	}
 	mp_dev_set_default(mp_dev0);
 
-	ret = mp_nl_init();
+	ret = mp_mps_init();
 	if (ret)
 		goto err_dev;
+	ret = mp_nl_init();
+	if (ret)
+		goto err_mps;
 	return 0;
 
+err_mps:
+	mp_mps_exit();
 err_dev:
 	mp_dev_set_default(NULL);
 	mp_dev_destroy(mp_dev0);
@@ -66,12 +71,14 @@ err_sysfs:
 }
 
 /*
- * Every online segment holds a reference on the module, so we only get here
- * with all segments offline: no memory is left behind.
+ * Every online segment (System RAM, /dev/mps, /dev/mpb) holds a reference
+ * on the module, so we only get here with all segments offline: no memory
+ * is left behind.
  */
 static void __exit cmm_mp_exit(void)
 {
 	mp_nl_exit();
+	mp_mps_exit();
 	mp_own_flush();
 	mp_dev_set_default(NULL);
 	mp_dev_destroy(mp_dev0);

@@ -11,9 +11,10 @@
 
 #include "cmm_mp.h"
 #include "backend.h"
+#include "remote.h"
 
 /*
- * Only ids and the mode are ever read from userspace; everything else is
+ * Only ids, the mode and the sharing flag are ever read from userspace; everything else is
  * output and rejected on input, so that malformed requests fail loudly.
  */
 static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
@@ -38,7 +39,10 @@ static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_MEMBLK_ONLINE] = { .type = NLA_REJECT },
 	[CMM_MP_A_MEMBLK_MOVABLE] = { .type = NLA_REJECT },
 	[CMM_MP_A_BACKEND ... CMM_MP_A_STATS_MALFORMED] = { .type = NLA_REJECT },
-	[CMM_MP_A_DEV_MAC ... CMM_MP_A_POOL_GEN] = { .type = NLA_REJECT },
+	[CMM_MP_A_DEV_MAC ... CMM_MP_A_STATS_REFUSED] = { .type = NLA_REJECT },
+	[CMM_MP_A_SEG_SHARED]	= NLA_POLICY_MAX(NLA_U32, 1),
+	[CMM_MP_A_SEG_SHARERS]	= { .type = NLA_REJECT },
+	[CMM_MP_A_SEG_DEVNODE]	= { .type = NLA_REJECT },
 };
 
 static struct genl_family mp_nl_family;
@@ -135,17 +139,49 @@ static int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
 	return 0;
 }
 
+/*
+ * How pool-wide segment @id is used here: its mode (@mode when it is not
+ * mapped here: CMM_MP_SEG_MODE_RAM, as before there were other modes, so
+ * that every host describes an unmapped segment alike), sharing flag,
+ * sharers and device node.
+ */
+static int mp_nl_put_map(struct sk_buff *skb, struct mp_dev *d, u32 id,
+			 u32 mode, u32 sharers)
+{
+	u32 shared = sharers != 0;
+	struct mp_remote *r;
+	char node[32] = "";
+
+	rcu_read_lock();
+	r = mp_remote_find(d, id);
+	if (r) {
+		mode = r->mode;
+		shared = r->shared;
+		mp_remote_devnode(r, node, sizeof(node));
+	}
+	rcu_read_unlock();
+	if (nla_put_u32(skb, CMM_MP_A_SEG_MODE, mode) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_SHARED, shared) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_SHARERS, sharers) ||
+	    (node[0] && nla_put_string(skb, CMM_MP_A_SEG_DEVNODE, node)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 			  u32 portid, u32 seq, int flags)
 {
 	struct mp_dev *d = s->dev;
 	u32 first, count, online, movable;
 	u32 state = READ_ONCE(s->state), owner = READ_ONCE(s->owner);
+	u32 sharers = READ_ONCE(s->sharers);
 	void *hdr;
 
-	/* allocated to a device, not as System RAM here */
+	/* allocated to a device (or shared), not as System RAM here */
 	if (state == CMM_MP_SEG_OFFLINE && owner != CMM_MP_NONE)
 		state = CMM_MP_SEG_OWNED;
+	else if (state == CMM_MP_SEG_OFFLINE && sharers)
+		state = CMM_MP_SEG_SHARED;
 	mp_seg_blocks(&d->geo, s->id, &first, &count);
 	mp_seg_blocks_state(s, &online, &movable);
 	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, flags, cmd);
@@ -159,7 +195,8 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_PHYS, s->phys, CMM_MP_A_PAD) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, s->size, CMM_MP_A_PAD) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_MODE, CMM_MP_SEG_MODE_RAM) ||
+	    mp_nl_put_map(skb, d, mp_seg_pool_id(s), CMM_MP_SEG_MODE_RAM,
+			  sharers) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, owner) ||
 	    nla_put_u32(skb, CMM_MP_A_NODE,
 			d->nid < 0 ? CMM_MP_NONE : (u32)d->nid) ||
@@ -190,30 +227,34 @@ static int mp_nl_rseg_where(struct mp_dev *d, u32 id, u32 *devid, u32 *idx)
 }
 
 /*
- * The owner of remote segment @id, asked of its backing device (owners
- * are known there only). Called with d->lock held; drops it meanwhile:
- * the caller must check the pool again.
+ * The owner and sharers of remote segment @id, asked of its backing
+ * device (holders are known there only). Called with d->lock held; drops
+ * it meanwhile: the caller must check the pool again.
  */
-static u32 mp_nl_rseg_owner(struct mp_dev *d, u32 id)
+static u32 mp_nl_rseg_owner(struct mp_dev *d, u32 id, u32 *sharers)
 {
 	u32 devid, idx, owner = CMM_MP_NONE;
 
+	*sharers = 0;
 	if (mp_nl_rseg_where(d, id, &devid, &idx))
 		return CMM_MP_NONE;
 	mutex_unlock(&d->lock);
-	if (mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner))
+	if (mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner, sharers)) {
 		owner = CMM_MP_NONE;
+		*sharers = 0;
+	}
 	mutex_lock(&d->lock);
 	return owner;
 }
 
 /*
  * A segment of another device of the pool: its backing device, state and
- * owner (@owner, from mp_nl_rseg_owner()). d->lock held, d->pamt valid,
- * @id a remote segment of it.
+ * holders (@owner, @sharers, from mp_nl_rseg_owner()). d->lock held,
+ * d->pamt valid, @id a remote segment of it.
  */
 static int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
-			   u32 owner, u8 cmd, u32 portid, u32 seq, int flags)
+			   u32 owner, u32 sharers, u8 cmd, u32 portid, u32 seq,
+			   int flags)
 {
 	u32 devid = 0, state;
 	u64 nha = 0;
@@ -224,7 +265,7 @@ static int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
 	else
 		state = !d->pamt.dev[devid].valid ? CMM_MP_SEG_FAILED :
 			owner != CMM_MP_NONE ? CMM_MP_SEG_OWNED :
-			CMM_MP_SEG_OFFLINE;
+			sharers ? CMM_MP_SEG_SHARED : CMM_MP_SEG_OFFLINE;
 	hdr = genlmsg_put(skb, portid, seq, &mp_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -234,7 +275,7 @@ static int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, d->pamt.seg_size,
 			      CMM_MP_A_PAD) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_MODE, CMM_MP_SEG_MODE_RAM) ||
+	    mp_nl_put_map(skb, d, id, CMM_MP_SEG_MODE_RAM, sharers) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, owner)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -377,7 +418,7 @@ static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id,
 			    u8 cmd)
 {
 	struct sk_buff *msg;
-	u32 owner = CMM_MP_NONE;
+	u32 owner = CMM_MP_NONE, sharers = 0;
 	int ret;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -385,10 +426,10 @@ static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id,
 		return -ENOMEM;
 	mutex_lock(&d->lock);
 	if (mp_pool_runtime(d) && id < d->pamt.nr_segs)
-		owner = mp_nl_rseg_owner(d, id);
+		owner = mp_nl_rseg_owner(d, id, &sharers);
 	ret = mp_pool_runtime(d) && id < d->pamt.nr_segs ?
-	      mp_nl_fill_rseg(msg, d, id, owner, cmd, info->snd_portid,
-			      info->snd_seq, 0) : -ENOENT;
+	      mp_nl_fill_rseg(msg, d, id, owner, sharers, cmd,
+			      info->snd_portid, info->snd_seq, 0) : -ENOENT;
 	mutex_unlock(&d->lock);
 	if (ret) {
 		nlmsg_free(msg);
@@ -429,12 +470,12 @@ static int mp_nl_seg_get_dumpit(struct sk_buff *skb,
 		cb->args[0] = d->first_seg;
 	for (i = cb->args[0]; i < n; i++) {
 		if (mp_nl_seg_find(d, i, &s) == -EREMOTE) {
-			u32 owner = mp_nl_rseg_owner(d, i);
+			u32 sharers, owner = mp_nl_rseg_owner(d, i, &sharers);
 
 			/* the pool may have changed meanwhile */
 			if (mp_nl_seg_find(d, i, &s) != -EREMOTE)
 				break;
-			ret = mp_nl_fill_rseg(skb, d, i, owner,
+			ret = mp_nl_fill_rseg(skb, d, i, owner, sharers,
 					      CMM_MP_CMD_SEG_GET,
 					      NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
@@ -455,19 +496,20 @@ static int mp_nl_seg_get_dumpit(struct sk_buff *skb,
 /*
  * Ask device @devid to arbitrate its segment @idx for us (@cmd, enum
  * mp_eth_own_cmd): the local device directly, another one through the
- * backend. A claim of a segment being zeroed is repeated until it is done.
+ * backend. A claim or share of a segment being zeroed is repeated until it
+ * is done.
  */
 static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
-		     u32 *owner, struct netlink_ext_ack *extack)
+		     u32 *owner, u32 *sharers, struct netlink_ext_ack *extack)
 {
 	u32 self = READ_ONCE(d->id);
 	int ret, tries = 1000;
 
 	do {
 		if (devid == self)
-			ret = mp_local_own(self, cmd, idx, owner);
+			ret = mp_local_own(self, cmd, idx, owner, sharers);
 		else
-			ret = mp_backend_own(devid, cmd, idx, owner);
+			ret = mp_backend_own(devid, cmd, idx, owner, sharers);
 		if (ret != -EINPROGRESS)
 			break;
 		msleep(20);
@@ -476,14 +518,20 @@ static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
 	case 0:
 		break;
 	case -EBUSY:
-		NL_SET_ERR_MSG(extack, "segment is owned by another device (see its owner)");
+		if (*owner == CMM_MP_NONE && *sharers)
+			NL_SET_ERR_MSG(extack, "segment is shared by other devices");
+		else
+			NL_SET_ERR_MSG(extack, "segment is owned by another device");
 		break;
 	case -EPERM:
-		NL_SET_ERR_MSG(extack, "only the owner may offline this segment");
+		NL_SET_ERR_MSG(extack, "only a holder may offline this segment");
 		break;
 	case -EINPROGRESS:
 		ret = -ETIMEDOUT;
 		NL_SET_ERR_MSG(extack, "the backing device is still zeroing the segment");
+		break;
+	case -ERANGE:
+		NL_SET_ERR_MSG(extack, "backing device: no such segment, or we cannot share it");
 		break;
 	default:
 		NL_SET_ERR_MSG(extack, "the backing device did not answer the ownership request");
@@ -493,15 +541,13 @@ static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
 }
 
 /*
- * Pooling mode: a remote segment is owned, not mapped (the /dev/mps device
- * is a later step): online claims it from its backing device, offline
- * releases it.
+ * Offline of a segment of another device that is not mapped here: give
+ * back what the backing device says we hold.
  */
-static int mp_nl_rseg_change(struct genl_info *info, struct mp_dev *d,
-			     bool online)
+static int mp_nl_rseg_release(struct genl_info *info, struct mp_dev *d,
+			      u32 id)
 {
-	u32 id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
-	u32 devid, idx, owner;
+	u32 self = READ_ONCE(d->id), devid, idx, owner, sharers, cmd;
 	int ret;
 
 	mutex_lock(&d->lock);
@@ -513,33 +559,268 @@ static int mp_nl_rseg_change(struct genl_info *info, struct mp_dev *d,
 				    "the segment's backing device is lost");
 		return -EHOSTUNREACH;
 	}
-	if (!online) {
-		/* release asks nothing of an unowned segment: say so */
-		ret = mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner);
-		if (!ret && owner == CMM_MP_NONE) {
-			NL_SET_ERR_MSG(info->extack, "segment is not owned");
-			return -EALREADY;
-		}
+	/* release asks nothing of an unowned segment: say so */
+	ret = mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner, &sharers);
+	if (!ret && owner == CMM_MP_NONE && !sharers) {
+		NL_SET_ERR_MSG(info->extack, "segment is not owned");
+		return -EALREADY;
 	}
-	ret = mp_nl_own(d, devid, online ? MP_ETH_OWN_CLAIM :
-			MP_ETH_OWN_RELEASE, idx, &owner, info->extack);
+	cmd = owner == CMM_MP_NONE && self < MP_OWN_MAX_SHARERS &&
+	      (sharers & BIT(self)) ? MP_ETH_OWN_UNSHARE : MP_ETH_OWN_RELEASE;
+	ret = mp_nl_own(d, devid, cmd, idx, &owner, &sharers, info->extack);
 	if (ret)
 		return ret;
-	return mp_nl_reply_rseg(info, d, id, online ? CMM_MP_CMD_SEG_ONLINE :
-				CMM_MP_CMD_SEG_OFFLINE);
+	return mp_nl_reply_rseg(info, d, id, CMM_MP_CMD_SEG_OFFLINE);
+}
+
+/*
+ * The mode a SEG_ONLINE asks for: System RAM by default for a segment of
+ * the local device, dax for one of another device, which can never be
+ * System RAM here.
+ */
+static int mp_nl_mode(struct genl_info *info, bool remote, u32 *mode,
+		      bool *shared)
+{
+	struct nlattr *m = info->attrs[CMM_MP_A_SEG_MODE];
+	struct nlattr *sh = info->attrs[CMM_MP_A_SEG_SHARED];
+
+	*mode = m ? nla_get_u32(m) : remote ? CMM_MP_SEG_MODE_DAX :
+		CMM_MP_SEG_MODE_RAM;
+	*shared = sh && nla_get_u32(sh);
+	if (*mode == CMM_MP_SEG_MODE_RAM && remote) {
+		NL_SET_ERR_MSG_ATTR(info->extack, m,
+				    "a segment of another device cannot be System RAM here: online it as dax or blk");
+		return -EINVAL;
+	}
+	if (*mode == CMM_MP_SEG_MODE_RAM && *shared) {
+		NL_SET_ERR_MSG_ATTR(info->extack, sh,
+				    "sharing mode needs dax or blk, not System RAM");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Where segment @id lives, to map it here: *@devid, *@idx. @s is the
+ * local segment, NULL for a remote one. d->lock held.
+ */
+static int mp_nl_map_where(struct mp_dev *d, u32 id, struct mp_seg *s,
+			   u32 *devid, u32 *idx, struct netlink_ext_ack *extack)
+{
+	struct mp_seg *now;
+	int ret = mp_nl_seg_find(d, id, &now);
+
+	if (ret == -ENOENT || now != s) {
+		NL_SET_ERR_MSG(extack, "the pool changed meanwhile: try again");
+		return -EAGAIN;
+	}
+	if (mp_remote_find(d, id)) {
+		NL_SET_ERR_MSG(extack, "segment is online on this host already");
+		return -EALREADY;
+	}
+	if (s) {
+		if (READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+			NL_SET_ERR_MSG(extack, "segment is System RAM here: offline it first");
+			return -EBUSY;
+		}
+		*devid = d->id;
+		*idx = s->id;
+		return 0;
+	}
+	if (mp_nl_rseg_where(d, id, devid, idx)) {
+		NL_SET_ERR_MSG(extack, "the segment's backing device is lost");
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+/*
+ * A segment the pool no longer lists (a stale mapping was just removed):
+ * its id, state failed. The caller still gets an answer for its segment.
+ */
+static int mp_nl_reply_gone(struct genl_info *info, u32 id, u8 cmd)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &mp_nl_family,
+			  0, cmd);
+	if (!hdr || nla_put_u32(msg, CMM_MP_A_SEG_ID, id) ||
+	    nla_put_u32(msg, CMM_MP_A_SEG_STATE, CMM_MP_SEG_FAILED) ||
+	    nla_put_u32(msg, CMM_MP_A_SEG_OWNER, CMM_MP_NONE)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int mp_nl_reply_any(struct genl_info *info, struct mp_dev *d, u32 id,
+			   struct mp_seg *s, u8 cmd)
+{
+	int ret;
+
+	if (s) {
+		mp_nl_seg_event(s);
+		return mp_nl_reply_seg(info, s, cmd);
+	}
+	ret = mp_nl_reply_rseg(info, d, id, cmd);
+	return ret == -ENOENT ? mp_nl_reply_gone(info, id, cmd) : ret;
+}
+
+/*
+ * Online segment @id as /dev/mps or /dev/mpb: the backing device gives it
+ * to us (alone, or as one of its sharers), then we map it.
+ */
+static int mp_nl_map(struct genl_info *info, struct mp_dev *d, u32 id,
+		     struct mp_seg *s, u32 mode, bool shared)
+{
+	u32 cmd = shared ? MP_ETH_OWN_SHARE : MP_ETH_OWN_CLAIM;
+	u32 devid, idx, devid2, idx2, owner, sharers;
+	int ret;
+
+	mutex_lock(&d->lock);
+	ret = mp_nl_map_where(d, id, s, &devid, &idx, info->extack);
+	mutex_unlock(&d->lock);
+	if (ret)
+		return ret;
+	ret = mp_nl_own(d, devid, cmd, idx, &owner, &sharers, info->extack);
+	if (ret)
+		return ret;
+	mutex_lock(&d->lock);
+	ret = mp_nl_map_where(d, id, s, &devid2, &idx2, info->extack);
+	if (!ret && (devid2 != devid || idx2 != idx)) {
+		NL_SET_ERR_MSG(info->extack, "the pool changed meanwhile: try again");
+		ret = -EAGAIN;
+	}
+	if (!ret)
+		ret = mp_remote_map(d, id, devid, idx, mode, shared,
+				    info->extack);
+	mutex_unlock(&d->lock);
+	/* mapped meanwhile by another request of ours: keep what it holds */
+	if (ret && ret != -EALREADY)
+		mp_nl_own(d, devid, shared ? MP_ETH_OWN_UNSHARE :
+			  MP_ETH_OWN_RELEASE, idx, &owner, &sharers, NULL);
+	if (ret)
+		return ret;
+	return mp_nl_reply_any(info, d, id, s, CMM_MP_CMD_SEG_ONLINE);
+}
+
+/*
+ * Offline a segment mapped here: unmap it (refused while its device node
+ * is in use), then give it back to its backing device. A mapping of an
+ * older pool is given back only if its backing device is still there,
+ * under whatever device id it has now.
+ */
+static int mp_nl_unmap(struct genl_info *info, struct mp_dev *d, u32 id,
+		       struct mp_seg *s)
+{
+	u32 devid, idx, owner, sharers, i;
+	bool shared, found = true;
+	struct mp_remote *r;
+	u64 chip;
+	int ret;
+
+	mutex_lock(&d->lock);
+	r = mp_remote_find(d, id);
+	if (!r) {
+		mutex_unlock(&d->lock);
+		NL_SET_ERR_MSG(info->extack, "segment is not online on this host");
+		return -EALREADY;
+	}
+	devid = r->devid;
+	idx = r->idx;
+	shared = r->shared;
+	chip = r->chip_id;
+	if (READ_ONCE(r->stale)) {
+		found = false;
+		for (i = 0; mp_pool_runtime(d) && i < d->pamt.nr_devs; i++) {
+			if (d->pamt.dev[i].valid &&
+			    d->pamt.dev[i].chip_id == chip) {
+				devid = i;
+				found = true;
+			}
+		}
+		if (!chip) {
+			devid = d->id;
+			found = true;
+		}
+	}
+	ret = mp_remote_unmap(d, id, info->extack);
+	mutex_unlock(&d->lock);
+	if (ret)
+		return ret;
+	if (found) {
+		ret = mp_nl_own(d, devid, shared ? MP_ETH_OWN_UNSHARE :
+				MP_ETH_OWN_RELEASE, idx, &owner, &sharers,
+				info->extack);
+		if (ret)
+			return ret;
+	}
+	return mp_nl_reply_any(info, d, id, s, CMM_MP_CMD_SEG_OFFLINE);
+}
+
+/*
+ * Offline of a segment mapped here, even one the pool no longer lists (a
+ * stale mapping after the pool changed): 1 when it was, with the result
+ * in *@ret.
+ */
+static bool mp_nl_unmap_any(struct genl_info *info, int *ret)
+{
+	struct mp_dev *d = mp_dev_get_default();
+	struct mp_seg *s;
+	bool mapped;
+	u32 id;
+
+	if (!d || !info->attrs[CMM_MP_A_SEG_ID])
+		return false;
+	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	mutex_lock(&d->lock);
+	mapped = mp_remote_find(d, id);
+	if (mp_nl_seg_find(d, id, &s))
+		s = NULL;
+	mutex_unlock(&d->lock);
+	if (mapped)
+		*ret = mp_nl_unmap(info, d, id, s);
+	return mapped;
 }
 
 static int mp_nl_seg_change(struct genl_info *info, bool online)
 {
 	struct mp_dev *d;
-	struct mp_seg *s = mp_nl_seg(info, &d);
-	u32 owner;
+	struct mp_seg *s;
+	bool remote, shared, mapped;
+	u32 id, owner, sharers, mode;
 	int ret;
 
-	if (PTR_ERR_OR_ZERO(s) == -EREMOTE)
-		return mp_nl_rseg_change(info, d, online);
-	if (IS_ERR(s))
+	if (!online && mp_nl_unmap_any(info, &ret))
+		return ret;
+	s = mp_nl_seg(info, &d);
+	remote = PTR_ERR_OR_ZERO(s) == -EREMOTE;
+	if (IS_ERR(s) && !remote)
 		return PTR_ERR(s);
+	if (remote)
+		s = NULL;
+	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	rcu_read_lock();
+	mapped = mp_remote_find(d, id);
+	rcu_read_unlock();
+	if (online) {
+		ret = mp_nl_mode(info, remote, &mode, &shared);
+		if (ret)
+			return ret;
+		if (mode != CMM_MP_SEG_MODE_RAM)
+			return mp_nl_map(info, d, id, s, mode, shared);
+		if (mapped) {
+			NL_SET_ERR_MSG(info->extack, "segment is mapped here: offline it first");
+			return -EBUSY;
+		}
+	}
+	if (remote)
+		return mp_nl_rseg_release(info, d, id);
 	owner = READ_ONCE(s->owner);
 	if (!online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE &&
 	    owner != CMM_MP_NONE && owner != READ_ONCE(d->id)) {
@@ -549,7 +830,7 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	/* local segments go through the same arbitration */
 	if (online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE) {
 		ret = mp_nl_own(d, READ_ONCE(d->id), MP_ETH_OWN_CLAIM, s->id,
-				&owner, info->extack);
+				&owner, &sharers, info->extack);
 		if (ret)
 			return ret;
 	}
@@ -561,7 +842,7 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	mutex_unlock(&d->lock);
 	if (ret && online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE)
 		mp_local_own(READ_ONCE(d->id), MP_ETH_OWN_RELEASE, s->id,
-			     &owner);
+			     &owner, &sharers);
 	if (ret)
 		return ret;
 	mp_nl_seg_event(s);

@@ -64,6 +64,7 @@ static void mp_pool_set_local(struct mp_dev *d)
 	memset(&d->pamt, 0, sizeof(d->pamt));
 	WRITE_ONCE(d->pool_state, CMM_MP_POOL_LOCAL);
 	mp_pool_set_owners(d);
+	mp_remote_pool_changed(d);
 }
 
 /* Back to the local device alone (the backend went away). */
@@ -169,6 +170,7 @@ int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self)
 		WRITE_ONCE(d->pool_state, state);
 		break;
 	}
+	mp_remote_pool_changed(d);
 	mutex_unlock(&d->lock);
 	return ret;
 }

@@ -13,6 +13,8 @@
 #ifndef _CMM_MP_REMOTE_H
 #define _CMM_MP_REMOTE_H
 
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 struct mp_dev;
@@ -32,6 +34,16 @@ struct mpb_dev;
  * @shared: online in sharing mode
  * @mps: the character device while @mode is DAX
  * @mpb: the block device while @mode is BLK
+ * @idx: the segment's index in its backing device (@dev_off / size)
+ * @chip_id: chip id of the backing device (device ids change when the
+ *	pool re-forms; chip ids do not), 0 for the local device
+ * @lock: protects @users and @closing
+ * @users: opens of the device node (a mapping keeps its file open);
+ *	offline is refused while non-zero (mp_remote_open())
+ * @closing: offline in progress: opens fail with -ENXIO
+ * @stale: the pool re-formed (or was left) since the mapping was made:
+ *	every access fails with -EIO, offline still works
+ * @rcu: freed after a grace period (netlink reads it under RCU)
  */
 struct mp_remote {
 	struct mp_dev *d;
@@ -44,7 +56,23 @@ struct mp_remote {
 	bool shared;
 	struct mps_dev *mps;
 	struct mpb_dev *mpb;
+	u32 idx;
+	u64 chip_id;
+	spinlock_t lock;	/* @users, @closing */
+	unsigned int users;
+	bool closing;
+	bool stale;
+	struct rcu_head rcu;
 };
+
+/*
+ * mp_remote_open() / mp_remote_close() - count an open of the device node
+ * (mps: open/release of the char device; mpb: the gendisk's open/release),
+ * so that offline refuses (-EBUSY) while the device is in use. Open fails
+ * with -ENXIO once offline started.
+ */
+int mp_remote_open(struct mp_remote *r);
+void mp_remote_close(struct mp_remote *r);
 
 /*
  * mp_remote_io() - read or write @len bytes at byte @pos of segment @r;

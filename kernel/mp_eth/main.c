@@ -285,13 +285,15 @@ static int mpe_backend_write(void *priv, u16 dst, u64 offset,
 }
 
 /* Ownership: a read at a control offset of @dst (uapi mp_eth.h). */
-static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner)
+static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
+			   u32 *sharers)
 {
 	u8 buf[MP_ETH_OWN_LEN];
 	int status, ret;
 	u16 o;
 
 	*owner = CMM_MP_NONE;
+	*sharers = 0;
 	ret = mpe_xfer(priv, MP_ETH_OP_READ_REQ, dst, MP_ETH_OWN_OFF(cmd, seg),
 		       buf, sizeof(buf));
 	if (ret)
@@ -300,6 +302,7 @@ static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner)
 	o = get_unaligned_be16(buf + 4);
 	if (o != MP_ETH_DEV_ANY)
 		*owner = o;
+	*sharers = get_unaligned_be16(buf + 6);
 	if (status > 0 || status < -MP_ETH_MAX_ERRNO)
 		return -EPROTO;
 	return status;

@@ -26,20 +26,20 @@
  */
 static int mpe_own_exec(const struct mp_frame *f, u8 *out)
 {
-	u32 owner;
+	u32 owner, sharers;
 	int ret;
 
 	if (f->len != MP_ETH_OWN_LEN ||
 	    (f->offset & ~MP_ETH_OWN_BASE) >> 32 > U16_MAX)
 		return -EINVAL;
 	ret = mp_local_own(f->src, (f->offset & ~MP_ETH_OWN_BASE) >> 32,
-			   lower_32_bits(f->offset), &owner);
+			   lower_32_bits(f->offset), &owner, &sharers);
 	if (ret == -EINVAL)
 		return ret;
 	put_unaligned_be32((u32)ret, out);
 	put_unaligned_be16(owner == CMM_MP_NONE ? MP_ETH_DEV_ANY : owner,
 			   out + 4);
-	put_unaligned_be16(0, out + 6);
+	put_unaligned_be16(sharers, out + 6);
 	return 0;
 }
 

@@ -236,6 +236,41 @@ static void test_two_devices(void **state)
 	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
 }
 
+/*
+ * LIBMP_1.3: mp_segment_online_as() refuses bad combinations before asking
+ * the kernel (nothing changes), and RAM goes the System RAM way.
+ */
+static void test_online_as(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 1);
+
+	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_RAM,
+					      MP_ONLINE_SHARED), -EINVAL);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_DAX,
+					      MP_ONLINE_NO_MOVABLE), -EINVAL);
+	assert_int_equal(mp_segment_online_as(seg, (enum mp_seg_mode)7, 0),
+			 -EINVAL);
+	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_BLK, 0x100),
+			 -EINVAL);
+	assert_int_equal(mp_segment_online_as(NULL, MP_SEG_MODE_DAX, 0),
+			 -EINVAL);
+	assert_int_equal(mp_segment_refresh(seg), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+
+	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_RAM, 0), 0);
+	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_null(mp_segment_get_devnode(seg));
+	assert_false(mp_segment_is_shared(seg));
+	assert_int_equal(mp_segment_get_sharers(seg), 0);
+	assert_int_equal(mp_segment_offline(seg), 0);
+
+	assert_string_equal(mp_seg_mode_name(MP_SEG_MODE_DAX), "dax");
+	assert_string_equal(mp_seg_mode_name(MP_SEG_MODE_BLK), "blk");
+	assert_string_equal(mp_seg_state_name(MP_SEG_SHARED), "shared");
+}
+
 static void test_online_offline(void **state)
 {
 	struct fixture *f = *state;
@@ -505,6 +540,7 @@ int main(void)
 		T(test_list),
 		T(test_two_devices),
 		T(test_online_offline),
+		T(test_online_as),
 		T(test_online_no_movable),
 		T(test_auto_online),
 		T(test_bad_block_rolls_back),

@@ -10,6 +10,8 @@
 
 #include "args.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Parse @s, expect success and exactly the ids given (in order). */
 static void expect_ids(const char *s, const uint32_t *ids, size_t nr)
 {
@@ -165,6 +167,32 @@ static void test_fmt_size(void **state)
 	expect_size(UINT64_MAX, "16.00 EiB (18.45 EB)");
 }
 
+static void test_parse_mode(void **state)
+{
+	static const char * const bad[] = {
+		"", "RAM", "ram ", " dax", "da", "daxx", "block", "0", "1",
+	};
+	enum mpctl_mode m = MPCTL_MODE_BLK;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(mpctl_parse_mode("ram", &m), 0);
+	assert_int_equal(m, MPCTL_MODE_RAM);
+	assert_int_equal(mpctl_parse_mode("dax", &m), 0);
+	assert_int_equal(m, MPCTL_MODE_DAX);
+	assert_int_equal(mpctl_parse_mode("blk", &m), 0);
+	assert_int_equal(m, MPCTL_MODE_BLK);
+	assert_int_equal(mpctl_parse_mode("system-ram", &m), 0);
+	assert_int_equal(m, MPCTL_MODE_RAM);
+	/* errors leave the output alone */
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		m = MPCTL_MODE_DAX;
+		assert_int_equal(mpctl_parse_mode(bad[i], &m), -EINVAL);
+		assert_int_equal(m, MPCTL_MODE_DAX);
+	}
+	assert_int_equal(mpctl_parse_mode(NULL, &m), -EINVAL);
+}
+
 static void test_fmt_hex(void **state)
 {
 	char buf[MPCTL_FMT_MAX];
@@ -188,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_parse_u32),
 		cmocka_unit_test(test_fmt_size),
 		cmocka_unit_test(test_fmt_hex),
+		cmocka_unit_test(test_parse_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

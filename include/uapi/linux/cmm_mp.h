@@ -13,9 +13,17 @@
  * wants. CMM_MP_CMD_SEG_OFFLINE offlines (migrating pages out) and removes
  * the memory in the kernel; when the kernel refuses (-EBUSY), everything
  * stays as it was.
+ *
+ * Segments of another device of the pool cannot be System RAM here: they
+ * are onlined as CMM_MP_SEG_MODE_DAX (the default for them) or _BLK, in
+ * pooling mode (this host alone) or with CMM_MP_A_SEG_SHARED in sharing
+ * mode. Segments of the local device may be DAX or BLK too.
  */
 #ifndef _UAPI_LINUX_CMM_MP_H
 #define _UAPI_LINUX_CMM_MP_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
 
 #define CMM_MP_GENL_NAME	"cmm_mp"
 #define CMM_MP_GENL_VERSION	1
@@ -28,7 +36,7 @@ enum cmm_mp_cmd {
 	CMM_MP_CMD_UNSPEC,
 	CMM_MP_CMD_DEV_GET,	/* doit: CMM_MP_A_DEV_ID; dump: all devices */
 	CMM_MP_CMD_SEG_GET,	/* doit: CMM_MP_A_SEG_ID; dump: all segments */
-	CMM_MP_CMD_SEG_ONLINE,	/* CMM_MP_A_SEG_ID [, CMM_MP_A_SEG_MODE] */
+	CMM_MP_CMD_SEG_ONLINE,	/* CMM_MP_A_SEG_ID [, _SEG_MODE, _SEG_SHARED] */
 	CMM_MP_CMD_SEG_OFFLINE,	/* CMM_MP_A_SEG_ID */
 	CMM_MP_CMD_SEG_EVENT,	/* multicast: a segment changed state */
 	CMM_MP_CMD_STATS_GET,	/* dump: one message per peer of the backend */
@@ -88,6 +96,10 @@ enum cmm_mp_attr {
 	CMM_MP_A_POOL_STATE,	/* u32: enum cmm_mp_pool_state */
 	CMM_MP_A_POOL_GEN,	/* u32: membership generation */
 	CMM_MP_A_STATS_REFUSED,	/* accesses refused: segment owned by another */
+	/* remote-backed segments (Documentation/pool.rst); added in version 1 */
+	CMM_MP_A_SEG_SHARED,	/* u32: 1 sharing mode (input of SEG_ONLINE too) */
+	CMM_MP_A_SEG_SHARERS,	/* u32: bitmap of the device ids sharing it */
+	CMM_MP_A_SEG_DEVNODE,	/* string: "/dev/mps5" while mapped on this host */
 	__CMM_MP_A_MAX,
 };
 
@@ -99,13 +111,34 @@ enum cmm_mp_seg_state {
 	CMM_MP_SEG_BUSY,	/* a state change is in progress */
 	CMM_MP_SEG_FAILED,	/* its backing device is lost: accesses fail */
 	CMM_MP_SEG_OWNED,	/* allocated to CMM_MP_A_SEG_OWNER, not System RAM */
+	CMM_MP_SEG_SHARED,	/* held by the devices of CMM_MP_A_SEG_SHARERS */
 	__CMM_MP_SEG_STATE_MAX,
 };
 
 enum cmm_mp_seg_mode {
 	CMM_MP_SEG_MODE_RAM,	/* System RAM through memory hotplug */
+	CMM_MP_SEG_MODE_DAX,	/* character device /dev/mps<SEG_ID> */
+	CMM_MP_SEG_MODE_BLK,	/* block device /dev/mpb<SEG_ID> */
 	__CMM_MP_SEG_MODE_MAX,
 };
+
+/*
+ * /dev/mps<N> (CMM_MP_SEG_MODE_DAX): read/write/pread/pwrite go to the
+ * backing device at once; mmap caches pages (fetched on fault, written back
+ * on msync/fsync, munmap + close and reclaim). MPS_IOC_INVALIDATE, the CXL
+ * MemInv analogue, writes back the dirty cached pages of a range and drops
+ * every cached page of it, so the next access fetches it again. @len 0
+ * means to the end of the segment; @offset and @len are rounded out to
+ * pages. Returns 0, -EINVAL beyond the segment, -EIO when the write-back
+ * failed (the pages are dropped all the same).
+ */
+struct mps_range {
+	__u64 offset;
+	__u64 len;
+};
+
+#define MPS_IOC_MAGIC		0xc3
+#define MPS_IOC_INVALIDATE	_IOW(MPS_IOC_MAGIC, 1, struct mps_range)
 
 /* A pool member as every device sees it (Documentation/pool.rst). */
 enum cmm_mp_dev_state {

@@ -151,18 +151,29 @@ enum mp_eth_own_cmd {
 	MP_ETH_OWN_QUERY	= 1,	/* who owns it */
 	MP_ETH_OWN_CLAIM	= 2,	/* give it to the sender exclusively */
 	MP_ETH_OWN_RELEASE	= 3,	/* the sender gives it back */
+	MP_ETH_OWN_SHARE	= 4,	/* add the sender to the sharers */
+	MP_ETH_OWN_UNSHARE	= 5,	/* remove the sender from the sharers */
 };
 
 /*
- * status  0, -EBUSY (owned by another: owner), -EINPROGRESS (claimed,
- *         being zeroed: ask again), -EPERM (release by a non-owner),
- *         -ERANGE (no such segment)
- * owner   device id of the owner after the command, MP_ETH_DEV_ANY none
+ * A segment has one owner (CLAIM, pooling mode) or a set of sharers
+ * (SHARE, sharing mode), never both: a CLAIM of a shared segment and a
+ * SHARE of an owned one answer -EBUSY. A segment is zeroed when it is
+ * handed to a new owner or to the first member of a new set of sharers.
+ *
+ * status   0, -EBUSY (owned or shared by others: owner, sharers),
+ *          -EINPROGRESS (claimed, being zeroed: ask again), -EPERM
+ *          (release or unshare by a non-holder), -ERANGE (no such
+ *          segment, or a sender id beyond the sharers bitmap)
+ * owner    device id of the owner after the command, MP_ETH_DEV_ANY none
+ * sharers  bitmap of the device ids sharing it after the command (bit i:
+ *          device i); 0 for none. Version 1 senders before sharing left
+ *          it 0 (reserved).
  */
 struct mp_eth_own {
 	__be32	status;		/* 0 */
 	__be16	owner;		/* 4 */
-	__be16	reserved;	/* 6 */
+	__be16	sharers;	/* 6 */
 };
 
 #endif /* _UAPI_LINUX_MP_ETH_H */

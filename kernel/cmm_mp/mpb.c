@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmm_mp: /dev/mpb<N>, a block device over a remote-backed segment.
+ *
+ * The CMM-MP paper's "memory as ramdisk": segment N of the pool, backed by
+ * another host's DRAM, as a blk-mq disk fit for swap or a filesystem.
+ * mp_remote_io() sleeps, so ->queue_rq() only starts a request and hands
+ * it to a workqueue; a worker moves the request's pages through a bounce
+ * buffer with one mp_remote_io() call and ends the request, BLK_STS_IOERR
+ * on any error.
+ *
+ * Flushes. A write completes only once mp_remote_io() returned, that is
+ * once the backing device acknowledged every frame of it, each applied to
+ * its DRAM before it acknowledges it. No byte of a completed
+ * write is held on this host, so the disk has no volatile write cache and
+ * says so (blk_queue_write_cache(q, false, false)): the block layer then
+ * completes an empty REQ_PREFLUSH itself and strips PREFLUSH and FUA off
+ * writes, which is correct because a flush only has to cover the writes
+ * completed before it was issued, and those are already at the backing
+ * device. A REQ_OP_FLUSH that still reaches us (passthrough) completes at
+ * once for the same reason.
+ *
+ * Removal. Opens of the disk are counted in the segment
+ * (mp_remote_open()), so offline is refused while it is mounted or swapped
+ * on. mp_mpb_del() calls del_gendisk() first: it writes back dirty pages,
+ * makes new I/O fail and waits for the requests in flight, which the
+ * workers always end (mp_remote_io() is bounded by the transport's
+ * timeouts). Only then are the segment forgotten, the workers and the tag
+ * set freed; struct mpb_dev goes with the disk's last reference
+ * (->free_disk), so a disk still open by then (it should not be) stays a
+ * dead disk whose close touches no freed memory.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/mempool.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "remote.h"
+
+#define MPB_HW_QUEUES		4
+#define MPB_QUEUE_DEPTH		64
+/* requests served at once per disk; more only wait for transport credit */
+#define MPB_WORKERS		16
+/* bytes per request, the size of a bounce buffer */
+#define MPB_MAX_BYTES		SZ_128K
+#define MPB_MAX_SECTORS		(MPB_MAX_BYTES >> SECTOR_SHIFT)
+
+/**
+ * struct mpb_dev - /dev/mpb<N>
+ * @r: the remote segment it stores its blocks in; NULL once removed
+ *	(changed and read under the disk's open_mutex, or with requests
+ *	in flight)
+ * @tags: blk-mq tag set
+ * @disk: the disk (its queue's queuedata is this)
+ * @wq: the workers that serve requests (WQ_MEM_RECLAIM: swap)
+ * @bounce: MPB_WORKERS buffers of MPB_MAX_BYTES, one per request served,
+ *	reserved so that swap-out never waits for memory to get one
+ */
+struct mpb_dev {
+	struct mp_remote *r;
+	struct blk_mq_tag_set tags;
+	struct gendisk *disk;
+	struct workqueue_struct *wq;
+	mempool_t *bounce;
+};
+
+/* blk-mq driver data of each request */
+struct mpb_cmd {
+	struct work_struct work;
+};
+
+/*
+ * Move one request's data. It goes through a bounce buffer in one
+ * mp_remote_io() call, so that the transport gets the whole request at
+ * once and keeps its window of frames full: a call per page would cost a
+ * round trip per page. The buffer is also a plain kernel address, which
+ * the transport may fill from its receive path (another context).
+ */
+static int mpb_rw(struct mpb_dev *b, struct request *rq, bool write)
+{
+	unsigned int len = blk_rq_bytes(rq);
+	struct req_iterator it;
+	struct bio_vec bv;
+	char *buf, *p;
+	int ret;
+
+	if (len > MPB_MAX_BYTES)
+		return -EIO;	/* never: max_hw_sectors */
+	buf = mempool_alloc(b->bounce, GFP_NOIO);
+	if (write) {
+		p = buf;
+		rq_for_each_segment(bv, rq, it) {
+			memcpy_from_bvec(p, &bv);
+			p += bv.bv_len;
+		}
+	}
+	ret = mp_remote_io(b->r, (u64)blk_rq_pos(rq) << SECTOR_SHIFT, buf, len,
+			   write);
+	if (!ret && !write) {
+		p = buf;
+		rq_for_each_segment(bv, rq, it) {
+			memcpy_to_bvec(&bv, p);
+			p += bv.bv_len;
+		}
+	}
+	mempool_free(buf, b->bounce);
+	return ret;
+}
+
+/* REQ_OP_WRITE_ZEROES: from a zeroed bounce buffer */
+static int mpb_zero(struct mpb_dev *b, struct request *rq)
+{
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	u64 end = pos + blk_rq_bytes(rq);
+	char *buf;
+	int ret = 0;
+
+	buf = mempool_alloc(b->bounce, GFP_NOIO);
+	memset(buf, 0, MPB_MAX_BYTES);
+	while (pos < end && !ret) {
+		size_t len = min_t(u64, end - pos, MPB_MAX_BYTES);
+
+		ret = mp_remote_io(b->r, pos, buf, len, true);
+		pos += len;
+	}
+	mempool_free(buf, b->bounce);
+	return ret;
+}
+
+static void mpb_work(struct work_struct *work)
+{
+	struct mpb_cmd *cmd = container_of(work, struct mpb_cmd, work);
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct mpb_dev *b = rq->q->queuedata;
+	unsigned int noio;
+	int ret;
+
+	/*
+	 * Swap-out waits for these requests: the transport's allocations
+	 * must not wait for I/O in turn.
+	 */
+	noio = memalloc_noio_save();
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		ret = mpb_rw(b, rq, false);
+		break;
+	case REQ_OP_WRITE:
+		ret = mpb_rw(b, rq, true);
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		ret = mpb_zero(b, rq);
+		break;
+	default:
+		ret = -EOPNOTSUPP;
+		break;
+	}
+	memalloc_noio_restore(noio);
+	if (ret)
+		pr_err_ratelimited("%s: %s of %u bytes at sector %llu failed: %d\n",
+				   b->disk->disk_name, blk_op_str(req_op(rq)),
+				   blk_rq_bytes(rq),
+				   (unsigned long long)blk_rq_pos(rq), ret);
+	blk_mq_end_request(rq, ret ? BLK_STS_IOERR : BLK_STS_OK);
+}
+
+static blk_status_t mpb_queue_rq(struct blk_mq_hw_ctx *hctx,
+				 const struct blk_mq_queue_data *bd)
+{
+	struct request *rq = bd->rq;
+	struct mpb_dev *b = hctx->queue->queuedata;
+	struct mpb_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	switch (req_op(rq)) {
+	case REQ_OP_FLUSH:
+		/* completed writes are at the backing device (top comment) */
+		blk_mq_start_request(rq);
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return BLK_STS_OK;
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+	case REQ_OP_WRITE_ZEROES:
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+	blk_mq_start_request(rq);
+	queue_work(b->wq, &cmd->work);
+	return BLK_STS_OK;
+}
+
+/*
+ * A worker ends every request it was given, after the transport's own
+ * timeouts at worst; there is nothing to abort here.
+ */
+static enum blk_eh_timer_return mpb_timeout(struct request *rq)
+{
+	return BLK_EH_RESET_TIMER;
+}
+
+static int mpb_init_request(struct blk_mq_tag_set *set, struct request *rq,
+			    unsigned int hctx_idx, unsigned int numa_node)
+{
+	struct mpb_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	INIT_WORK(&cmd->work, mpb_work);
+	return 0;
+}
+
+static const struct blk_mq_ops mpb_mq_ops = {
+	.queue_rq = mpb_queue_rq,
+	.timeout = mpb_timeout,
+	.init_request = mpb_init_request,
+};
+
+/* ->open and ->release run under the disk's open_mutex */
+static int mpb_open(struct block_device *bdev, fmode_t mode)
+{
+	struct mpb_dev *b = bdev->bd_disk->private_data;
+
+	return b->r ? mp_remote_open(b->r) : -ENXIO;
+}
+
+static void mpb_release(struct gendisk *disk, fmode_t mode)
+{
+	struct mpb_dev *b = disk->private_data;
+
+	if (b->r)
+		mp_remote_close(b->r);
+}
+
+static void mpb_free_disk(struct gendisk *disk)
+{
+	kfree(disk->private_data);
+}
+
+static const struct block_device_operations mpb_fops = {
+	.owner = THIS_MODULE,
+	.open = mpb_open,
+	.release = mpb_release,
+	.free_disk = mpb_free_disk,
+};
+
+static void mpb_limits(struct request_queue *q)
+{
+	blk_queue_logical_block_size(q, SECTOR_SIZE);
+	blk_queue_physical_block_size(q, SZ_4K);
+	blk_queue_io_min(q, SZ_4K);
+	blk_queue_max_hw_sectors(q, MPB_MAX_SECTORS);
+	blk_queue_max_write_zeroes_sectors(q, MPB_MAX_SECTORS);
+	blk_queue_write_cache(q, false, false);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+}
+
+/**
+ * mp_mpb_add() - create /dev/mpb<N> over remote segment @r
+ * @r: the segment, owned (or shared) by this host; outlives the disk
+ *
+ * Return: 0, -EEXIST when @r has a disk already, -EINVAL for a size that
+ * is not a multiple of 4 KiB, -ENOMEM, or the block layer's error.
+ */
+int mp_mpb_add(struct mp_remote *r)
+{
+	struct gendisk *disk;
+	struct mpb_dev *b;
+	int ret;
+
+	if (r->mpb)
+		return -EEXIST;
+	if (!r->size || !IS_ALIGNED(r->size, SZ_4K))
+		return -EINVAL;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	b->r = r;
+	b->wq = alloc_workqueue("mpb%u", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				MPB_WORKERS, r->seg);
+	if (!b->wq) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	b->bounce = mempool_create_kmalloc_pool(MPB_WORKERS, MPB_MAX_BYTES);
+	if (!b->bounce) {
+		ret = -ENOMEM;
+		goto err_wq;
+	}
+
+	b->tags.ops = &mpb_mq_ops;
+	b->tags.nr_hw_queues = min_t(unsigned int, num_online_cpus(),
+				     MPB_HW_QUEUES);
+	b->tags.queue_depth = MPB_QUEUE_DEPTH;
+	b->tags.numa_node = NUMA_NO_NODE;
+	b->tags.cmd_size = sizeof(struct mpb_cmd);
+	b->tags.flags = BLK_MQ_F_SHOULD_MERGE;
+	b->tags.driver_data = b;
+	ret = blk_mq_alloc_tag_set(&b->tags);
+	if (ret)
+		goto err_pool;
+
+	disk = blk_mq_alloc_disk(&b->tags, b);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		goto err_tags;
+	}
+	b->disk = disk;
+	disk->fops = &mpb_fops;
+	disk->private_data = b;
+	disk->flags |= GENHD_FL_NO_PART;
+	snprintf(disk->disk_name, DISK_NAME_LEN, "mpb%u", r->seg);
+	set_capacity(disk, r->size >> SECTOR_SHIFT);
+	mpb_limits(disk->queue);
+
+	ret = add_disk(disk);
+	if (ret)
+		goto err_disk;
+	r->mpb = b;
+	pr_info("%s: segment %u, %llu MiB at device %u offset %#llx\n",
+		disk->disk_name, r->seg, r->size >> 20, r->devid, r->dev_off);
+	return 0;
+
+err_disk:
+	put_disk(disk);
+err_tags:
+	blk_mq_free_tag_set(&b->tags);
+err_pool:
+	mempool_destroy(b->bounce);
+err_wq:
+	destroy_workqueue(b->wq);
+err_free:
+	kfree(b);
+	return ret;
+}
+
+/**
+ * mp_mpb_del() - remove /dev/mpb<N> of @r, if any
+ * @r: the segment; still reachable, so that dirty pages can be written
+ *
+ * I/O in flight completes first; I/O after the removal fails with -EIO.
+ * The caller refuses it while the disk is open (mp_remote_open()).
+ */
+void mp_mpb_del(struct mp_remote *r)
+{
+	struct mpb_dev *b = r->mpb;
+	struct gendisk *disk;
+
+	if (!b)
+		return;
+	disk = b->disk;
+	pr_info("%s: removed\n", disk->disk_name);
+	/* writeback, fail new I/O, wait for the requests in flight */
+	del_gendisk(disk);
+	mutex_lock(&disk->open_mutex);
+	b->r = NULL;
+	mutex_unlock(&disk->open_mutex);
+	r->mpb = NULL;
+	/* the workers that ended those requests have returned */
+	destroy_workqueue(b->wq);
+	mempool_destroy(b->bounce);
+	blk_mq_free_tag_set(&b->tags);
+	/* frees @b, now or at the last close (mpb_free_disk()) */
+	put_disk(disk);
+}

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmm_mp: /dev/mps<N>, a character device over a segment mapped on this
+ * host (CMM_MP_SEG_MODE_DAX), usually one of another device of the pool.
+ *
+ * read/write/pread/pwrite go straight to the backing device through a
+ * bounce buffer (mp_remote_io()); they neither see nor update pages cached
+ * by mmap. mmap (MAP_SHARED) caches pages in the address_space of a
+ * private inode (one per device, from a pseudo filesystem of our own that
+ * has a writeback-capable bdi): a fault fetches the page (->read_folio), a
+ * store marks it dirty (->page_mkwrite), and dirty pages go back to the
+ * device on msync/fsync, on munmap, on the last close, through the
+ * flusher threads and on reclaim (->writepage); the last close of a file
+ * also drops the clean pages nobody maps. MPS_IOC_INVALIDATE writes back
+ * and drops the cached pages of a range, so the next access fetches them
+ * again (include/uapi/linux/cmm_mp.h; the sharing contract in
+ * Documentation/pool.rst).
+ *
+ * Lifetime: the struct mps_dev lives as long as its struct device, which
+ * its cdev pins while a file is open. An open counts as a user of the
+ * mapping (mp_remote_open()), so offline refuses while any file, and so
+ * any mmap, is left; mp_mps_del() then only has to stop new opens.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cdev.h>
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/highmem.h>
+#include <linux/idr.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/pagemap.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/writeback.h>
+
+#include "cmm_mp.h"
+#include "remote.h"
+
+#define MPS_MINORS	256
+#define MPS_BOUNCE	SZ_64K
+#define MPS_MAGIC	0x6d707364	/* "mpsd" */
+
+/**
+ * struct mps_dev - one /dev/mps<N>
+ * @dev: the class device (/sys/class/mps/mpsN)
+ * @cdev: the character device
+ * @r: the mapping; NULL once mp_mps_del() ran (under mps_lock)
+ * @inode: owns the page cache of the segment
+ * @minor: of @dev
+ */
+struct mps_dev {
+	struct device dev;
+	struct cdev cdev;
+	struct mp_remote *r;
+	struct inode *inode;
+	int minor;
+};
+
+static DEFINE_MUTEX(mps_lock);	/* mps_dev.r against open() */
+static DEFINE_IDA(mps_ida);
+static dev_t mps_devt;
+static struct class *mps_class;
+static struct vfsmount *mps_mnt;
+
+/* ---- the page cache ---------------------------------------------------- */
+
+static struct mp_remote *mps_r(struct address_space *mapping)
+{
+	struct mps_dev *m = mapping->host->i_private;
+
+	return READ_ONCE(m->r);
+}
+
+static int mps_read_folio(struct file *file, struct folio *folio)
+{
+	struct mp_remote *r = mps_r(folio->mapping);
+	void *p = kmap_local_folio(folio, 0);
+	int ret = r ? mp_remote_io(r, folio_pos(folio), p, PAGE_SIZE, false) :
+		  -EIO;
+
+	kunmap_local(p);
+	if (!ret)
+		folio_mark_uptodate(folio);
+	folio_unlock(folio);
+	return ret;
+}
+
+static int mps_writepage(struct page *page, struct writeback_control *wbc)
+{
+	struct folio *folio = page_folio(page);
+	struct address_space *mapping = folio->mapping;
+	struct mp_remote *r = mps_r(mapping);
+	void *p;
+	int ret;
+
+	folio_start_writeback(folio);
+	folio_unlock(folio);
+	p = kmap_local_folio(folio, 0);
+	ret = r ? mp_remote_io(r, folio_pos(folio), p, PAGE_SIZE, true) : -EIO;
+	kunmap_local(p);
+	/* the data is lost: say so at the next msync/fsync/close */
+	if (ret)
+		mapping_set_error(mapping, ret);
+	folio_end_writeback(folio);
+	return 0;
+}
+
+static const struct address_space_operations mps_aops = {
+	.read_folio	= mps_read_folio,
+	.writepage	= mps_writepage,
+	.dirty_folio	= filemap_dirty_folio,
+};
+
+static vm_fault_t mps_page_mkwrite(struct vm_fault *vmf)
+{
+	struct address_space *mapping = vmf->vma->vm_file->f_mapping;
+	struct folio *folio = page_folio(vmf->page);
+
+	folio_lock(folio);
+	if (folio->mapping != mapping) {
+		folio_unlock(folio);
+		return VM_FAULT_NOPAGE;	/* truncated meanwhile: refault */
+	}
+	folio_mark_dirty(folio);
+	folio_wait_stable(folio);
+	return VM_FAULT_LOCKED;
+}
+
+/* munmap: start writing the range back (msync need not come first). */
+static void mps_vm_close(struct vm_area_struct *vma)
+{
+	loff_t start = (loff_t)vma->vm_pgoff << PAGE_SHIFT;
+
+	if (vma->vm_flags & VM_SHARED)
+		filemap_fdatawrite_range(vma->vm_file->f_mapping, start,
+					 start + vma->vm_end - vma->vm_start - 1);
+}
+
+static const struct vm_operations_struct mps_vm_ops = {
+	.fault		= filemap_fault,
+	.map_pages	= filemap_map_pages,
+	.page_mkwrite	= mps_page_mkwrite,
+	.close		= mps_vm_close,
+};
+
+/* ---- the file ---------------------------------------------------------- */
+
+static int mps_open(struct inode *inode, struct file *file)
+{
+	struct mps_dev *m = container_of(inode->i_cdev, struct mps_dev, cdev);
+	struct address_space *mapping = m->inode->i_mapping;
+	int ret;
+
+	mutex_lock(&mps_lock);
+	ret = m->r ? mp_remote_open(m->r) : -ENXIO;
+	mutex_unlock(&mps_lock);
+	if (ret)
+		return ret;
+	file->private_data = m;
+	file->f_mapping = mapping;
+	file->f_wb_err = filemap_sample_wb_err(mapping);
+	file_ra_state_init(&file->f_ra, mapping);
+	return 0;
+}
+
+/*
+ * The last close of this file: write back what its mappings dirtied, and
+ * drop the cached pages no other mapping uses, so that the next open
+ * fetches fresh data (another host, or pwrite, may have changed it).
+ */
+static int mps_release(struct inode *inode, struct file *file)
+{
+	struct mps_dev *m = file->private_data;
+
+	filemap_write_and_wait(file->f_mapping);
+	invalidate_mapping_pages(file->f_mapping, 0, -1);
+	mp_remote_close(m->r);
+	return 0;
+}
+
+static loff_t mps_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct mps_dev *m = file->private_data;
+
+	return fixed_size_llseek(file, offset, whence, m->r->size);
+}
+
+static ssize_t mps_rw(struct file *file, char __user *ubuf, size_t len,
+		      loff_t *ppos, bool write)
+{
+	struct mps_dev *m = file->private_data;
+	struct mp_remote *r = m->r;
+	loff_t pos = *ppos;
+	size_t done = 0, n;
+	void *buf;
+	int ret = 0;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (pos >= r->size || !len)
+		return write && len ? -ENOSPC : 0;
+	len = min_t(u64, len, r->size - pos);
+	buf = kvmalloc(min_t(size_t, len, MPS_BOUNCE), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	while (done < len) {
+		n = min_t(size_t, len - done, MPS_BOUNCE);
+		if (write && copy_from_user(buf, ubuf + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		ret = mp_remote_io(r, pos + done, buf, n, write);
+		if (ret)
+			break;
+		if (!write && copy_to_user(ubuf + done, buf, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		done += n;
+		if (fatal_signal_pending(current))
+			break;
+	}
+	kvfree(buf);
+	*ppos = pos + done;
+	return done ? done : ret;
+}
+
+static ssize_t mps_read(struct file *file, char __user *buf, size_t len,
+			loff_t *ppos)
+{
+	return mps_rw(file, buf, len, ppos, false);
+}
+
+static ssize_t mps_write(struct file *file, const char __user *buf,
+			 size_t len, loff_t *ppos)
+{
+	return mps_rw(file, (char __user *)buf, len, ppos, true);
+}
+
+static int mps_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct mps_dev *m = file->private_data;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 len = vma->vm_end - vma->vm_start;
+
+	if (off > m->r->size || len > m->r->size - off)
+		return -EINVAL;
+	vma->vm_ops = &mps_vm_ops;
+	return 0;
+}
+
+static int mps_fsync(struct file *file, loff_t start, loff_t end,
+		     int datasync)
+{
+	return file_write_and_wait_range(file, start, end);
+}
+
+/* MPS_IOC_INVALIDATE: write back, then drop, the cached pages of a range. */
+static long mps_invalidate(struct file *file, void __user *arg)
+{
+	struct mps_dev *m = file->private_data;
+	struct address_space *mapping = file->f_mapping;
+	u64 size = m->r->size, start, end;
+	struct mps_range rg;
+	int ret, ret2;
+
+	if (copy_from_user(&rg, arg, sizeof(rg)))
+		return -EFAULT;
+	if (rg.offset > size || rg.len > size - rg.offset)
+		return -EINVAL;
+	start = round_down(rg.offset, PAGE_SIZE);
+	end = round_up(rg.len ? rg.offset + rg.len : size, PAGE_SIZE);
+	if (end <= start)
+		return 0;
+	ret = filemap_write_and_wait_range(mapping, start, end - 1);
+	ret2 = invalidate_inode_pages2_range(mapping, start >> PAGE_SHIFT,
+					     (end >> PAGE_SHIFT) - 1);
+	return ret ? ret : ret2;
+}
+
+static long mps_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case MPS_IOC_INVALIDATE:
+		return mps_invalidate(file, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations mps_fops = {
+	.owner		= THIS_MODULE,
+	.open		= mps_open,
+	.release	= mps_release,
+	.llseek		= mps_llseek,
+	.read		= mps_read,
+	.write		= mps_write,
+	.mmap		= mps_mmap,
+	.fsync		= mps_fsync,
+	.unlocked_ioctl	= mps_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};
+
+/* ---- sysfs: /sys/class/mps/mpsN/ --------------------------------------- */
+
+static ssize_t size_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct mps_dev *m = container_of(dev, struct mps_dev, dev);
+
+	return sysfs_emit(buf, "%llu\n", m->r->size);
+}
+static DEVICE_ATTR_RO(size);
+
+static ssize_t segment_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct mps_dev *m = container_of(dev, struct mps_dev, dev);
+
+	return sysfs_emit(buf, "%u\n", m->r->seg);
+}
+static DEVICE_ATTR_RO(segment);
+
+static ssize_t backing_device_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct mps_dev *m = container_of(dev, struct mps_dev, dev);
+
+	return sysfs_emit(buf, "%u\n", m->r->devid);
+}
+static DEVICE_ATTR_RO(backing_device);
+
+static ssize_t shared_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct mps_dev *m = container_of(dev, struct mps_dev, dev);
+
+	return sysfs_emit(buf, "%u\n", m->r->shared);
+}
+static DEVICE_ATTR_RO(shared);
+
+static ssize_t stale_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct mps_dev *m = container_of(dev, struct mps_dev, dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(m->r->stale));
+}
+static DEVICE_ATTR_RO(stale);
+
+static struct attribute *mps_attrs[] = {
+	&dev_attr_size.attr,
+	&dev_attr_segment.attr,
+	&dev_attr_backing_device.attr,
+	&dev_attr_shared.attr,
+	&dev_attr_stale.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(mps);
+
+/* ---- devices ----------------------------------------------------------- */
+
+static void mps_dev_release(struct device *dev)
+{
+	struct mps_dev *m = container_of(dev, struct mps_dev, dev);
+
+	if (m->inode)
+		iput(m->inode);
+	if (m->minor >= 0)
+		ida_free(&mps_ida, m->minor);
+	kfree(m);
+}
+
+/* A page cache of @size bytes that only we can reach. */
+static struct inode *mps_inode(struct mps_dev *m, u64 size)
+{
+	struct inode *inode = alloc_anon_inode(mps_mnt->mnt_sb);
+
+	if (IS_ERR(inode))
+		return inode;
+	inode->i_mapping->a_ops = &mps_aops;
+	inode->i_private = m;
+	i_size_write(inode, size);
+	/*
+	 * alloc_anon_inode() keeps inodes off the writeback lists; ours
+	 * must be on them so that the flusher writes dirty pages back.
+	 */
+	spin_lock(&inode->i_lock);
+	inode->i_state &= ~I_DIRTY;
+	spin_unlock(&inode->i_lock);
+	inode_fake_hash(inode);
+	return inode;
+}
+
+int mp_mps_add(struct mp_remote *r)
+{
+	struct mps_dev *m;
+	int ret;
+
+	if (r->mps)
+		return -EEXIST;
+	if (!r->size || !PAGE_ALIGNED(r->size))
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	device_initialize(&m->dev);
+	m->dev.release = mps_dev_release;
+	m->minor = ida_alloc_max(&mps_ida, MPS_MINORS - 1, GFP_KERNEL);
+	if (m->minor < 0) {
+		ret = m->minor;
+		goto err_put;
+	}
+	m->inode = mps_inode(m, r->size);
+	if (IS_ERR(m->inode)) {
+		ret = PTR_ERR(m->inode);
+		m->inode = NULL;
+		goto err_put;
+	}
+	m->r = r;
+	m->dev.class = mps_class;
+	m->dev.devt = MKDEV(MAJOR(mps_devt), m->minor);
+	m->dev.groups = mps_groups;
+	ret = dev_set_name(&m->dev, "mps%u", r->seg);
+	if (ret)
+		goto err_put;
+	cdev_init(&m->cdev, &mps_fops);
+	m->cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&m->cdev, &m->dev);
+	if (ret)
+		goto err_put;
+	r->mps = m;
+	dev_info(&m->dev, "segment %u: %llu MiB of device %u at offset %#llx%s\n",
+		 r->seg, r->size >> 20, r->devid, r->dev_off,
+		 r->shared ? ", shared" : "");
+	return 0;
+
+err_put:
+	put_device(&m->dev);
+	return ret;
+}
+
+void mp_mps_del(struct mp_remote *r)
+{
+	struct mps_dev *m = r->mps;
+
+	if (!m)
+		return;
+	cdev_device_del(&m->cdev, &m->dev);
+	mutex_lock(&mps_lock);
+	m->r = NULL;
+	mutex_unlock(&mps_lock);
+	r->mps = NULL;
+	put_device(&m->dev);
+}
+
+/* ---- the pseudo filesystem of the page caches -------------------------- */
+
+static const struct super_operations mps_sops = {
+	.statfs		= simple_statfs,
+	.drop_inode	= generic_delete_inode,
+};
+
+static int mps_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct inode *root;
+
+	sb->s_maxbytes = MAX_LFS_FILESIZE;
+	sb->s_blocksize = PAGE_SIZE;
+	sb->s_blocksize_bits = PAGE_SHIFT;
+	sb->s_magic = MPS_MAGIC;
+	sb->s_op = &mps_sops;
+	sb->s_time_gran = 1;
+	root = new_inode(sb);
+	if (!root)
+		return -ENOMEM;
+	root->i_ino = 1;
+	root->i_mode = S_IFDIR | 0500;
+	root->i_op = &simple_dir_inode_operations;
+	root->i_fop = &simple_dir_operations;
+	set_nlink(root, 2);
+	sb->s_root = d_make_root(root);
+	if (!sb->s_root)
+		return -ENOMEM;
+	/* a bdi that can write back: the default one of pseudo fs cannot */
+	return super_setup_bdi(sb);
+}
+
+static int mps_get_tree(struct fs_context *fc)
+{
+	return get_tree_nodev(fc, mps_fill_super);
+}
+
+static const struct fs_context_operations mps_fs_context_ops = {
+	.get_tree	= mps_get_tree,
+};
+
+static int mps_init_fs_context(struct fs_context *fc)
+{
+	fc->ops = &mps_fs_context_ops;
+	return 0;
+}
+
+/* Never registered, only kern_mount()ed: no owner, or it pins the module. */
+static struct file_system_type mps_fs_type = {
+	.name		= "cmm_mp_mps",
+	.init_fs_context = mps_init_fs_context,
+	.kill_sb	= kill_anon_super,
+};
+
+int mp_mps_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&mps_devt, 0, MPS_MINORS, "mps");
+	if (ret)
+		return ret;
+	mps_class = class_create(THIS_MODULE, "mps");
+	if (IS_ERR(mps_class)) {
+		ret = PTR_ERR(mps_class);
+		goto err_region;
+	}
+	mps_mnt = kern_mount(&mps_fs_type);
+	if (IS_ERR(mps_mnt)) {
+		ret = PTR_ERR(mps_mnt);
+		goto err_class;
+	}
+	return 0;
+
+err_class:
+	class_destroy(mps_class);
+err_region:
+	unregister_chrdev_region(mps_devt, MPS_MINORS);
+	return ret;
+}
+
+void mp_mps_exit(void)
+{
+	kern_unmount(mps_mnt);
+	class_destroy(mps_class);
+	unregister_chrdev_region(mps_devt, MPS_MINORS);
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmm_mp: the segments mapped on this host as /dev/mps<N> or /dev/mpb<N>.
+ *
+ * netlink.c makes the backing device give the segment to this host
+ * (CLAIM in pooling mode, SHARE in sharing mode) and then maps it here
+ * with mp_remote_map(); offline unmaps it (refused while the device node
+ * is open) before giving it back. Each mapping is a struct mp_remote in
+ * mp_dev.remote, keyed by pool-wide segment number. A mapping belongs to
+ * the pool generation it was made in: when the pool re-forms or is left,
+ * it goes stale and every access fails with -EIO until it is offlined and
+ * onlined again (segment numbers may have moved). Each mapping holds a
+ * module reference, as a segment online as System RAM does.
+ *
+ * mp_remote_io() moves bytes: to the local device with mp_local_read()/
+ * mp_local_write() (a segment of our own device, mapped as dax or blk),
+ * to another device through the backend, which splits transfers into
+ * frames, each applied atomically by the backing device.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+
+#include "cmm_mp.h"
+#include "backend.h"
+#include "remote.h"
+
+/* Largest piece handed to the backend at once (its length is a u32). */
+#define MP_REMOTE_CHUNK		SZ_1M
+
+/**
+ * mp_remote_find() - the mapping of pool-wide segment @seg on this host
+ * @d: the pool device
+ * @seg: pool-wide segment number
+ *
+ * Call with d->lock held, or under rcu_read_lock() to read its fields.
+ * Return: the mapping or NULL.
+ */
+struct mp_remote *mp_remote_find(struct mp_dev *d, u32 seg)
+{
+	return xa_load(&d->remote, seg);
+}
+
+/**
+ * mp_remote_devnode() - the device node of a mapping
+ * @r: the mapping
+ * @buf: filled with "/dev/mps5" or "/dev/mpb5"
+ * @len: size of @buf
+ *
+ * Return: the length written (snprintf).
+ */
+int mp_remote_devnode(struct mp_remote *r, char *buf, size_t len)
+{
+	return snprintf(buf, len, "/dev/mp%c%u",
+			r->mode == CMM_MP_SEG_MODE_BLK ? 'b' : 's', r->seg);
+}
+
+int mp_remote_open(struct mp_remote *r)
+{
+	int ret = 0;
+
+	spin_lock(&r->lock);
+	if (r->closing)
+		ret = -ENXIO;
+	else
+		r->users++;
+	spin_unlock(&r->lock);
+	return ret;
+}
+
+void mp_remote_close(struct mp_remote *r)
+{
+	spin_lock(&r->lock);
+	if (!WARN_ON_ONCE(!r->users))
+		r->users--;
+	spin_unlock(&r->lock);
+}
+
+/* Everything the backend or the local device may answer becomes -EIO but
+ * a refusal (-EACCES), a lack of memory and an interrupted wait.
+ */
+static int mp_remote_err(int ret)
+{
+	switch (ret) {
+	case 0:
+	case -EACCES:
+	case -ENOMEM:
+	case -EINTR:
+		return ret;
+	default:
+		return -EIO;
+	}
+}
+
+int mp_remote_io(struct mp_remote *r, u64 pos, void *buf, size_t len,
+		 bool write)
+{
+	struct mp_dev *d = r->d;
+	bool local = r->devid == READ_ONCE(d->id);
+	size_t done, n, step = local ? PAGE_SIZE : MP_REMOTE_CHUNK;
+	u64 off;
+	int ret = 0;
+
+	if (pos > r->size || len > r->size - pos)
+		return -EINVAL;
+	for (done = 0; done < len && !ret; done += n) {
+		if (READ_ONCE(r->stale))
+			return -EIO;
+		n = min(len - done, step);
+		off = r->dev_off + pos + done;
+		if (local && write)
+			ret = mp_local_write(r->devid, off, buf + done, n);
+		else if (local)
+			ret = mp_local_read(r->devid, off, buf + done, n);
+		else if (write)
+			ret = mp_backend_write(r->devid, off, buf + done, n);
+		else
+			ret = mp_backend_read(r->devid, off, buf + done, n);
+		cond_resched();
+	}
+	return mp_remote_err(ret);
+}
+
+/* The generation a mapping made now belongs to. d->lock held. */
+static u32 mp_remote_gen(struct mp_dev *d)
+{
+	return mp_pool_runtime(d) ? d->pamt.generation : 0;
+}
+
+/**
+ * mp_remote_map() - map segment @seg here, once its backing device gave it
+ * @d: the pool device, d->lock held
+ * @seg: pool-wide segment number
+ * @devid: its backing device
+ * @idx: its index there
+ * @mode: CMM_MP_SEG_MODE_DAX or CMM_MP_SEG_MODE_BLK
+ * @shared: sharing mode
+ * @extack: for the reason of a failure
+ *
+ * Return: 0, -EALREADY mapped already, -EOPNOTSUPP no such mode, -ENOMEM,
+ * or the device node's error.
+ */
+int mp_remote_map(struct mp_dev *d, u32 seg, u32 devid, u32 idx, u32 mode,
+		  bool shared, struct netlink_ext_ack *extack)
+{
+	u64 size = devid == d->id ? d->geo.seg_size : d->pamt.seg_size;
+	struct mp_remote *r;
+	int ret;
+
+	lockdep_assert_held(&d->lock);
+	if (mp_remote_find(d, seg)) {
+		NL_SET_ERR_MSG(extack, "segment is mapped on this host already");
+		return -EALREADY;
+	}
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->d = d;
+	r->seg = seg;
+	r->devid = devid;
+	r->idx = idx;
+	r->size = size;
+	r->dev_off = (u64)idx * size;
+	r->gen = mp_remote_gen(d);
+	/* 0 (no chip has it) for our own device, whose chip id may change */
+	r->chip_id = devid == d->id ? 0 : d->pamt.dev[devid].chip_id;
+	r->mode = mode;
+	r->shared = shared;
+	spin_lock_init(&r->lock);
+	/* the device node can be opened as soon as it exists */
+	ret = xa_insert(&d->remote, seg, r, GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	if (mode == CMM_MP_SEG_MODE_DAX)
+		ret = mp_mps_add(r);
+	else if (mode == CMM_MP_SEG_MODE_BLK)
+		ret = mp_mpb_add(r);
+	else
+		ret = -EOPNOTSUPP;
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot create the segment's device node");
+		goto err_erase;
+	}
+	__module_get(THIS_MODULE);
+	return 0;
+
+err_erase:
+	xa_erase(&d->remote, seg);
+err_free:
+	kfree_rcu(r, rcu);
+	return ret;
+}
+
+/**
+ * mp_remote_unmap() - remove the mapping of segment @seg
+ * @d: the pool device, d->lock held
+ * @seg: pool-wide segment number
+ * @extack: for the reason of a failure
+ *
+ * Return: 0, -ENOENT not mapped, -EBUSY its device node is open (or
+ * mapped, or swapped on...): nothing changes then.
+ */
+int mp_remote_unmap(struct mp_dev *d, u32 seg, struct netlink_ext_ack *extack)
+{
+	struct mp_remote *r = mp_remote_find(d, seg);
+	int ret = 0;
+
+	lockdep_assert_held(&d->lock);
+	if (!r)
+		return -ENOENT;
+	spin_lock(&r->lock);
+	if (r->users)
+		ret = -EBUSY;
+	else
+		r->closing = true;
+	spin_unlock(&r->lock);
+	if (ret && r->mode == CMM_MP_SEG_MODE_BLK)
+		NL_SET_ERR_MSG(extack, "the block device is in use (mount, swap, open)");
+	else if (ret)
+		NL_SET_ERR_MSG(extack, "device is open or mapped by a process: close it first");
+	if (ret)
+		return ret;
+	if (r->mode == CMM_MP_SEG_MODE_DAX)
+		mp_mps_del(r);
+	else
+		mp_mpb_del(r);
+	xa_erase(&d->remote, seg);
+	kfree_rcu(r, rcu);
+	module_put(THIS_MODULE);
+	return 0;
+}
+
+/**
+ * mp_remote_pool_changed() - the pool map changed: stale mappings fail
+ * @d: the pool device, d->lock held, d->pamt and d->pool_state updated
+ *
+ * A mapping stays usable only while the pool is the one it was made in:
+ * same state and generation, its backing device still valid.
+ */
+void mp_remote_pool_changed(struct mp_dev *d)
+{
+	struct mp_remote *r;
+	unsigned long i;
+	bool ok;
+
+	lockdep_assert_held(&d->lock);
+	xa_for_each(&d->remote, i, r) {
+		if (mp_pool_runtime(d))
+			ok = r->gen == d->pamt.generation &&
+			     r->devid < d->pamt.nr_devs &&
+			     d->pamt.dev[r->devid].valid;
+		else
+			ok = !r->gen && READ_ONCE(d->pool_state) ==
+					CMM_MP_POOL_LOCAL;
+		if (!ok && !r->stale) {
+			WRITE_ONCE(r->stale, true);
+			pr_info("segment %u (%s): the pool changed; accesses fail until it is onlined again\n",
+				r->seg, r->mode == CMM_MP_SEG_MODE_BLK ?
+				"blk" : "dax");
+		}
+	}
+}

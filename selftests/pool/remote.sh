@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --hosts 3 --pool 256M --timeout 900
+#
+# Remote-backed segments as /dev/mps<N> (Documentation/pool.rst). Three
+# devices of 256 MiB: segment 5 is C's second segment (DRAM offset
+# 128 MiB, above the barrier slots). A onlines it (dax by default), writes
+# a pattern through mmap, msyncs and reads it back with pread (so it went
+# to C); offline is refused while a process maps it; A offlines. B onlines
+# it and reads zeros (C zeroes a segment handed to a new owner), writes with
+# pwrite, reads back by pread and by mmap; MPS_IOC_INVALIDATE makes a cached
+# page see a newer pwrite. `--as ram` on a remote segment fails clearly and
+# changes nothing.
+. /selftests/lib.sh
+. /selftests/mp_eth/mpe_lib.sh
+
+D=/sys/class/cmm_mp/mp0
+SEG=5
+DEV=/dev/mps$SEG
+LEN=$((1 * MIB))
+flat() { tr -d ' \n'; }
+pstate() { cat $D/pool_state; }
+devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
+runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
+seg_json() { mpctl list -s "$1" | flat; }
+seg_has() { seg_json "$1" | grep -q "$2"; }
+load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
+sum_of() { sed -n 's/.*sum=\([0-9a-f]*\).*/\1/p' "$1"; }
+
+case $MP_HOST in 0) tap_plan 19 ;; 1) tap_plan 17 ;; *) tap_plan 9 ;; esac
+check "eth0 up (virtio_net)" mpe_net
+check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
+check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
+check "barrier: every device answers" mpe_test barrier 1 120
+
+if [ "$MP_HOST" = 0 ]; then
+	check "--as ram on remote segment 3 fails clearly" \
+		"! mpctl online 3 --as ram 2>/tmp/err; cat /tmp/err >&2; grep -q 'cannot be System RAM here' /tmp/err"
+	check "... and changes nothing: segment 3 offline, no owner, no /dev/mps3" \
+		"seg_has 3 '\"state\":\"offline\"' && ! seg_has 3 owner && test ! -e /dev/mps3"
+	check "--as bogus is a usage error (exit 2)" \
+		"mpctl online 5 --as bogus 2>/tmp/err; test \$? = 2 && grep -q 'use ram, dax or blk' /tmp/err"
+	REF0=$(cat /sys/module/cmm_mp/refcnt)
+	check "A onlines segment $SEG (backed by C): dax, $DEV, owner 0" \
+		"mpctl online $SEG && seg_has $SEG '\"owner\":0' && seg_has $SEG '\"mode\":\"dax\"' && seg_has $SEG '\"devnode\":\"/dev/mps5\"' && test -c $DEV"
+	seg_json $SEG >&2
+	check "sysfs: /sys/class/mps/mps$SEG/size is the segment size" \
+		"test \$(cat /sys/class/mps/mps$SEG/size) = $((128 * MIB))"
+	check "A writes a pattern by mmap + msync" "mps_test fill $DEV 0 $LEN 7 >/tmp/fill"
+	cat /tmp/fill >&2
+	check "pread returns what mmap wrote (it reached C)" \
+		"mps_test sum-read $DEV 0 $LEN >/tmp/rd; cat /tmp/rd >&2; test \"\$(sum_of /tmp/rd)\" = \"\$(sum_of /tmp/fill)\" && ! grep -q 'nonzero=0\$' /tmp/rd"
+	check "reads, writes, mmap and ioctl at the end answer as documented" \
+		"mps_test edges $DEV"
+	mps_test hold $DEV 60 >/tmp/hold &
+	HOLD=$!
+	wait_until 10 grep -q mapped /tmp/hold
+	check "offline while a process maps $DEV: EBUSY, clear message" \
+		"! mpctl offline $SEG 2>/tmp/err; cat /tmp/err >&2; grep -q 'open or mapped' /tmp/err && grep -qi busy /tmp/err"
+	check "... and changes nothing: still owned by 0, $DEV still there" \
+		"seg_has $SEG '\"owner\":0' && test -c $DEV"
+	kill $HOLD; wait $HOLD 2>/dev/null
+	check "A offlines segment $SEG once unmapped: released, $DEV gone" \
+		"mpctl offline $SEG && seg_has $SEG '\"state\":\"offline\"' && test ! -e $DEV"
+	check "the mapping's module reference is gone with it" \
+		"test \$(cat /sys/module/cmm_mp/refcnt) = $REF0"
+fi
+check "barrier after A's offline" mpe_test barrier 2 300
+
+if [ "$MP_HOST" = 1 ]; then
+	check "B onlines segment $SEG --as dax: owner 1" \
+		"mpctl online $SEG --as dax && seg_has $SEG '\"owner\":1' && test -c $DEV"
+	check "B reads zeros by pread: C zeroed it on hand-over" \
+		"mps_test sum-read $DEV 0 $LEN | tee /dev/stderr | grep -q 'nonzero=0\$'"
+	check "B reads zeros by mmap" \
+		"mps_test sum-mmap $DEV 0 $LEN | grep -q 'nonzero=0\$'"
+	check "B writes a pattern with pwrite" "mps_test pwrite $DEV 0 $LEN 9 >/tmp/wr"
+	check "pread returns it" \
+		"mps_test sum-read $DEV 0 $LEN >/tmp/rd; test \"\$(sum_of /tmp/rd)\" = \"\$(sum_of /tmp/wr)\""
+	check "mmap returns it" \
+		"mps_test sum-mmap $DEV 0 $LEN >/tmp/mm; test \"\$(sum_of /tmp/mm)\" = \"\$(sum_of /tmp/wr)\""
+	check "a page cached by mmap sees a newer pwrite after MPS_IOC_INVALIDATE" \
+		"mps_test inval $DEV 8192 | tee /dev/stderr"
+	check "munmap writes back what a mapping stored (no msync, file still open)" \
+		"mps_test unmap $DEV $((2 * MIB)) 65536 11 | tee /dev/stderr | grep -q returns"
+	check "every host's list would name B: owner 1 here" "seg_has $SEG '\"owner\":1'"
+	check "B offlines segment $SEG" "mpctl offline $SEG && test ! -e $DEV"
+fi
+check "barrier after B's offline" mpe_test barrier 3 300
+if [ "$MP_HOST" = 2 ]; then
+	check "C (backing device) lists segment $SEG offline, no owner" \
+		"seg_has $SEG '\"state\":\"offline\"' && ! seg_has $SEG owner"
+	check "C never mapped it: no /dev/mps$SEG here" "test ! -e $DEV"
+fi
+check "end barrier" mpe_test barrier 4 120

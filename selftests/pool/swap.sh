@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --hosts 2 --pool 256M --timeout 900
+#
+# /dev/mpb<N>, the block device over a remote-backed segment
+# (Documentation/pool.rst, "Block device"). Two devices of 256 MiB:
+# segments 0-1 on host 0 (A), 2-3 on host 1 (B). A onlines segment 3 (B's
+# upper 128 MiB, above the barrier slots) as /dev/mpb3 and:
+#  - checks raw I/O: concurrent random O_DIRECT reads and writes of 512 B
+#    to 64 KiB, every sector verified against a model (blk_verify), and
+#    that BLKZEROOUT (REQ_OP_WRITE_ZEROES) zeroes what it is given;
+#  - swaps on it: a process in a cgroup with memory.max 32 MiB fills
+#    64 MiB with a per-page pattern and verifies every page; pswpout,
+#    the disk's own sector counters and the transport's frames to B show
+#    the pages went to B; offline is refused while swap is on; swapoff;
+#  - puts ext4 on it: write a file, sync, umount, remount, same checksum,
+#    e2fsck clean;
+#  - offlines it; B, the backing device, reads the ext4 magic in its own
+#    DRAM; A onlines it again (same owner: not zeroed), mounts, and the
+#    file's checksum still matches: the data lived in B's memory;
+#  - B leaves the pool: a read of the disk fails with EIO, the driver logs
+#    it, and offline still removes the disk.
+. /selftests/lib.sh
+. /selftests/mp_eth/mpe_lib.sh
+
+SEG=3
+DEV=/dev/mpb$SEG
+SYS=/sys/block/mpb$SEG
+OFF=$((128 * MIB))		# segment 3 in B's DRAM
+LIMIT_MIB=32
+FILL_MIB=64
+MIN_SWAP_KB=$(((FILL_MIB - LIMIT_MIB) / 2 * 1024))
+CG=/sys/fs/cgroup/mpb
+D=/sys/class/cmm_mp/mp0
+flat() { tr -d ' \n'; }
+devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
+runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
+load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# sectors written (field 7 of /sys/block/X/stat)
+wsect() { awk '{ print $7 }' $SYS/stat; }
+online_blk() { mpctl online $SEG --as blk && test -b $DEV; }
+fill_val() { sed -n "s/^$1=//p" /tmp/fill.out | tail -n 1; }
+# run swap_fill in the memory-limited cgroup
+fill() {
+	sh -c "echo \$\$ > $CG/cgroup.procs && exec swap_fill -m $FILL_MIB" \
+		> /tmp/fill.out
+	r=$?
+	cat /tmp/fill.out
+	return $r
+}
+
+dd if=/dev/zero of=/tmp/zero bs=1M count=1 2>/dev/null
+case $MP_HOST in 0) tap_plan 32 ;; *) tap_plan 9 ;; esac
+check "eth0 up (virtio_net)" mpe_net
+check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
+check "pool formed: runtime, 2 devices up" wait_until 90 runtime_with 2
+check "barrier: every device answers" mpe_test barrier 1 120
+
+if [ "$MP_HOST" = 0 ]; then
+	check "A onlines segment $SEG (backed by B) as a block device: $DEV" online_blk
+	check "$DEV: 128 MiB, logical block 512, physical 4096, no volatile cache" \
+		"test \$(cat $SYS/size) = $((128 * MIB / 512)) &&
+		 test \$(cat $SYS/queue/logical_block_size) = 512 &&
+		 test \$(cat $SYS/queue/physical_block_size) = 4096 &&
+		 grep -q 'write through' $SYS/queue/write_cache"
+	mpctl list -s $SEG >&2
+	check "blk_verify: 4 threads x 100 random O_DIRECT I/Os of 512 B-64 KiB, every sector checked" \
+		"blk_verify $DEV -j 4 -n 100 > /tmp/bv.out; r=\$?; cat /tmp/bv.out;
+		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv.out"
+	diag "blk_verify: $(cat /tmp/bv.out)"
+	# util-linux's blkdiscard: busybox's applet (no -z) wins over PATH
+	check "WRITE_ZEROES: blkdiscard -z zeroes the 1 MiB at 1 MiB it is given" \
+		"test \$(cat $SYS/queue/write_zeroes_max_bytes) = 131072 &&
+		 dd if=/dev/urandom of=$DEV bs=1M seek=1 count=1 conv=fsync 2>/dev/null &&
+		 ! dd if=$DEV bs=1M skip=1 count=1 2>/dev/null | cmp -s - /tmp/zero &&
+		 /usr/bin/blkdiscard -z -o $MIB -l $MIB $DEV &&
+		 dd if=$DEV bs=1M skip=1 count=1 2>/dev/null | cmp - /tmp/zero"
+
+	# --- swap
+	check "mkswap + swapon $DEV" \
+		"mkswap $DEV && swapon $DEV && grep -q mpb$SEG /proc/swaps"
+	check "offline while swapped on is refused (busy); $DEV stays" \
+		"! mpctl offline $SEG 2>/tmp/err; cat /tmp/err; grep -qi busy /tmp/err && test -b $DEV && grep -q mpb$SEG /proc/swaps"
+	check "cgroup v2 with memory.max = $LIMIT_MIB MiB" \
+		"mount -t cgroup2 none /sys/fs/cgroup &&
+		 echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+		 mkdir $CG && echo $((LIMIT_MIB * MIB)) > $CG/memory.max"
+	out0=$(vmstat pswpout) in0=$(vmstat pswpin) w0=$(wsect) tx0=$(peer_stat 1 tx)
+	t0=$(date +%s)
+	check "a process limited to $LIMIT_MIB MiB fills $FILL_MIB MiB, every page verified" fill
+	t1=$(date +%s)
+	dout=$(($(vmstat pswpout) - out0)) din=$(($(vmstat pswpin) - in0))
+	dw=$(($(wsect) - w0)) dtx=$(($(peer_stat 1 tx) - tx0))
+	diag "fill+verify ${FILL_MIB} MiB: $((t1 - t0)) s; pswpout +$dout pswpin +$din pages;" \
+		"$DEV wrote $((dw / 2)) KiB; $dtx frames to B; $(grep mpb /proc/swaps)"
+	check "no page was bad" "grep -q 'pages=$((FILL_MIB * 256)) bad=0' /tmp/fill.out"
+	check "it had >= $MIN_SWAP_KB KiB in swap after filling (VmSwap)" \
+		"test \"\$(fill_val vmswap_kb)\" -ge $MIN_SWAP_KB"
+	check "pswpout and pswpin grew by >= $((MIN_SWAP_KB / 4)) pages" \
+		"test $dout -ge $((MIN_SWAP_KB / 4)) && test $din -ge $((MIN_SWAP_KB / 4))"
+	check "$DEV itself wrote that much (/sys/block stat)" \
+		"test $((dw / 2)) -ge $MIN_SWAP_KB"
+	check "the transport sent B at least one frame per 1468 bytes of it" \
+		"test $dtx -ge $((MIN_SWAP_KB * 1024 / 1468))"
+	check "swapoff is clean: no mpb in /proc/swaps" \
+		"swapoff $DEV && ! grep -q mpb /proc/swaps"
+
+	# --- a filesystem
+	modprobe crc32c_generic 2>/dev/null
+	[ -e /etc/mtab ] || ln -s /proc/mounts /etc/mtab
+	check "mkfs.ext4 on $DEV" \
+		"modprobe ext4 && mkfs.ext4 -q -F $DEV"
+	check "mount, write 8 MiB, sync, umount" \
+		"mkdir -p /mnt/mpb && mount -t ext4 -o noinit_itable $DEV /mnt/mpb &&
+		 dd if=/dev/urandom of=/mnt/mpb/data bs=1M count=8 2>/dev/null &&
+		 sha256sum /mnt/mpb/data | cut -d' ' -f1 > /tmp/sum && sync &&
+		 umount /mnt/mpb"
+	check "remount: the checksum matches" \
+		"mount -t ext4 $DEV /mnt/mpb &&
+		 test \"\$(sha256sum /mnt/mpb/data | cut -d' ' -f1)\" = \"\$(cat /tmp/sum)\" &&
+		 umount /mnt/mpb"
+	check "e2fsck -fn finds the filesystem clean" "e2fsck -fn $DEV"
+	check "offline: $DEV removed, segment released" \
+		"mpctl offline $SEG && ! test -e $DEV && ! test -e $SYS"
+fi
+check "barrier after A's offline" mpe_test barrier 2 600
+if [ "$MP_HOST" = 1 ]; then
+	check "B reads the ext4 magic (53 ef) at byte 1080 of segment $SEG in its DRAM" \
+		"test \"\$(mpe_test read 1 $((OFF + 1080)) 2)\" = '53 ef'"
+fi
+check "barrier after B's read" mpe_test barrier 3 120
+if [ "$MP_HOST" = 0 ]; then
+	check "A onlines segment $SEG as $DEV again" online_blk
+	check "the file is there, same checksum: it lived in B's memory" \
+		"mount -t ext4 $DEV /mnt/mpb &&
+		 test \"\$(sha256sum /mnt/mpb/data | cut -d' ' -f1)\" = \"\$(cat /tmp/sum)\" &&
+		 umount /mnt/mpb"
+fi
+gen0=$(cat $D/generation)
+check "barrier before B leaves" mpe_test barrier 4 120
+
+# --- errors: the backing device leaves while the disk exists
+if [ "$MP_HOST" = 1 ]; then
+	check "B leaves the pool (mp_eth unloaded)" "sleep 2 && rmmod mp_eth"
+else
+	# a new generation without B: a pool mid-round answers for none of
+	# its remote segments
+	check "A sees B lost: a new generation, 1 device up" \
+		wait_until 60 "test \$(cat $D/generation) -gt $gen0 && runtime_with 1"
+	check "a read of $DEV fails with EIO" \
+		"! dd if=$DEV of=/dev/null bs=4096 count=1 2>/tmp/err; cat /tmp/err; grep -q 'Input/output error' /tmp/err"
+	check "the driver logged the failed request (-5)" \
+		"dmesg | grep 'mpb$SEG: READ of [0-9]* bytes at sector 0 failed: -5'"
+	check "offline still removes $DEV" "mpctl offline $SEG && ! test -e $DEV && ! test -e $SYS"
+fi
