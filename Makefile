@@ -35,7 +35,7 @@ UNIT_TESTS :=
 USERSPACE :=
 FUZZ_TARGETS :=
 GUEST_BINS :=
-include $(sort $(wildcard kernel/*.mk libmp/*.mk mpctl/*.mk selftests/*/*.mk bench/*.mk))
+include $(sort $(wildcard kernel/*.mk libmp/*.mk libmp-dvm/*.mk mpctl/*.mk selftests/*/*.mk bench/*.mk))
 
 userspace: $(USERSPACE)
 

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libmp-dvm.so: an identity-mapped (DVM) heap for unmodified programs.
+ *
+ * Preloaded together with Debian's libjemalloc.so.2 (which then provides
+ * malloc() and friends), it gives every automatic jemalloc arena extent
+ * hooks that take chunks from the kernel's identity mapping (chunk.c).
+ * jemalloc pools small allocations in those chunks (slabs) as the DVM
+ * paper's section 4.3.2 describes.  `mpctl dvm run` sets the environment;
+ * Documentation/dvm-heap.rst explains the choices.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <jemalloc/jemalloc.h>
+#include <linux/dvm.h>
+
+#include "mp_dvm.h"
+
+struct mp_dvm_conf mp_dvm_conf = { .min_bytes = 2UL << 20 };
+
+/* stderr for the summary at exit: programs may close theirs before that */
+static int summary_fd = -1;
+
+static void warn(const char *msg)
+{
+	if (write(2, msg, strlen(msg)) < 0)
+		return;
+}
+
+static bool env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, "1");
+}
+
+static uint64_t read_min_bytes(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(DVM_SYSCTL_MIN_BYTES, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 2UL << 20;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 2UL << 20;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10) ?: MP_DVM_PAGE;
+}
+
+/* The mode: on with PR_DVM_INHERIT from the launcher, or turned on here. */
+static bool dvm_mode(void)
+{
+	int mode = prctl(PR_GET_DVM, 0, 0, 0, 0);
+
+	if (mode > 0 && (mode & PR_DVM_ON))
+		return true;
+	return !prctl(PR_SET_DVM, PR_DVM_ON, 0, 0, 0);
+}
+
+/* Is this process's malloc() jemalloc's (preloaded ahead of libc)? */
+static bool malloc_is_jemalloc(void)
+{
+	unsigned int arena;
+	size_t len = sizeof(arena);
+	void *p = malloc(1);
+	int rc;
+
+	if (!p)
+		return false;
+	rc = mallctl("arenas.lookup", &arena, &len, &p, sizeof(p));
+	free(p);
+	return !rc;
+}
+
+/* retain (chunks are reused, not unmapped) and no separate huge arena */
+static bool conf_ok(void)
+{
+	size_t len = sizeof(bool), tlen = sizeof(size_t);
+	size_t threshold = 1;
+	bool retain = false;
+
+	if (mallctl("opt.retain", &retain, &len, NULL, 0) ||
+	    mallctl("opt.oversize_threshold", &threshold, &tlen, NULL, 0))
+		return false;
+	return retain && !threshold;
+}
+
+/* Give the hooks to every automatic arena, creating those not yet there. */
+static unsigned int hook_arenas(void)
+{
+	extent_hooks_t *hooks = &mp_dvm_hooks;
+	size_t len = sizeof(unsigned int);
+	unsigned int n = 0, i, done = 0;
+	char name[64];
+
+	if (mallctl("opt.narenas", &n, &len, NULL, 0))
+		return 0;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "arena.%u.extent_hooks", i);
+		if (mallctl(name, NULL, NULL, &hooks, sizeof(hooks)))
+			break;
+		done++;
+	}
+	return done;
+}
+
+/*
+ * jemalloc allocates the first thread's cache in arena 0 with its default
+ * hooks before anything can change them, and so maps a first chunk of its
+ * own (MAP_NORESERVE, never identity mapped), where small allocations of
+ * the first thread would go on.  So: take what is left of that chunk with
+ * allocations that are never touched (so never backed by memory), until
+ * the allocations come from the hooks' chunks; then move this (the main)
+ * thread to an arena that has only ever had the hooks, and flush its
+ * cache of arena 0's objects.
+ */
+static void soak_arena0(void)
+{
+	static const size_t sizes[] = { 1UL << 20, 256UL << 10, 64UL << 10,
+					16UL << 10 };
+	int flags = MALLOCX_ARENA(0) | MALLOCX_TCACHE_NONE;
+	unsigned int i, rounds = 0;
+	void *p;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		while (rounds++ < 4096) {
+			p = mallocx(sizes[i], flags);
+			if (!p)
+				return;
+			if (mp_dvm_from_hooks(p)) {
+				dallocx(p, flags);
+				break;
+			}
+			mp_dvm_stats_add(&mp_dvm_stats->prehook_bytes,
+					 sizes[i]);
+		}
+	}
+}
+
+/* Bind the calling thread to arena @ind and drop its cached objects. */
+static bool move_thread(unsigned int ind)
+{
+	return !mallctl("thread.arena", NULL, NULL, &ind, sizeof(ind)) &&
+	       !mallctl("thread.tcache.flush", NULL, NULL, NULL, 0);
+}
+
+/* A fresh arena for the main thread: arena 1, or a new one with hooks. */
+static bool leave_arena0(unsigned int narenas)
+{
+	extent_hooks_t *hooks = &mp_dvm_hooks;
+	size_t len = sizeof(unsigned int);
+	unsigned int ind;
+
+	if (narenas >= 2)
+		return move_thread(1);
+	if (mallctl("arenas.create", &ind, &len, &hooks, sizeof(hooks)))
+		return false;
+	return move_thread(ind);
+}
+
+static void at_fork_child(void)
+{
+	mp_dvm_stats_fork_child();
+}
+
+__attribute__((constructor))
+static void mp_dvm_init(void)
+{
+	struct mp_dvm_stats *st;
+
+	mp_dvm_stats_init();
+	st = mp_dvm_stats;
+	mp_dvm_conf.strict = env_on(MP_DVM_ENV_STRICT);
+	mp_dvm_conf.min_bytes = read_min_bytes();
+	mp_dvm_conf.mode_on = dvm_mode();
+	st->min_bytes = mp_dvm_conf.min_bytes;
+	st->flags = (mp_dvm_conf.strict ? MP_DVM_F_STRICT : 0) |
+		    (mp_dvm_conf.mode_on ? MP_DVM_F_MODE_ON : 0);
+	if (!mp_dvm_conf.mode_on)
+		warn("mp-dvm: the process is not in DVM mode (needs the DVM kernel and CAP_SYS_ADMIN): the heap is not identity mapped\n");
+	if (malloc_is_jemalloc())
+		st->flags |= MP_DVM_F_JEMALLOC;
+	else
+		warn("mp-dvm: malloc() is not jemalloc's: preload libjemalloc.so.2 too (mpctl dvm run does)\n");
+	if (conf_ok())
+		st->flags |= MP_DVM_F_CONF_OK;
+	else
+		warn("mp-dvm: jemalloc needs MALLOC_CONF=retain:true,oversize_threshold:0 for an identity-mapped heap\n");
+	st->arenas = hook_arenas();
+	if (st->arenas) {
+		soak_arena0();
+		if (leave_arena0(st->arenas))
+			st->flags |= MP_DVM_F_HOOKED;
+		else
+			warn("mp-dvm: cannot move the main thread off arena 0\n");
+	} else {
+		warn("mp-dvm: cannot give jemalloc's arenas the DVM extent hooks\n");
+	}
+	if (env_on(MP_DVM_ENV_STAT))
+		summary_fd = fcntl(2, F_DUPFD_CLOEXEC, 64);
+	pthread_atfork(NULL, NULL, at_fork_child);
+}
+
+__attribute__((destructor))
+static void mp_dvm_fini(void)
+{
+	if (summary_fd >= 0 && mp_dvm_stats->pid == getpid())
+		mp_dvm_summary(summary_fd);
+	mp_dvm_stats_exit();
+}
