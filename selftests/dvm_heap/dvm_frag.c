@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dvm_frag: leave no physically contiguous free memory.  Takes memory
+ * (an ordinary, non-DVM process) until MemFree falls below TARGET_MIB, then
+ * gives back every page whose frame number is odd, so that what is free is
+ * single pages whose buddies are taken.  Prints "ready" and holds the rest
+ * until its standard input closes.
+ *
+ *	dvm_frag TARGET_MIB
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PAGE	4096UL
+#define STEP	(4UL << 20)
+#define MAX_STEPS	4096
+
+static long memfree_mib(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb / 1024;
+}
+
+int main(int argc, char **argv)
+{
+	static uint64_t pfns[STEP / PAGE];
+	static char *steps[MAX_STEPS];
+	unsigned long n = 0, i, off, freed = 0;
+	uint64_t e;
+	long target;
+	char buf[64];
+	int pm;
+
+	if (argc != 2 || (target = atol(argv[1])) <= 0) {
+		fprintf(stderr, "usage: dvm_frag TARGET_MIB\n");
+		return 2;
+	}
+	pm = open("/proc/self/pagemap", O_RDONLY);
+	if (pm < 0) {
+		perror("dvm_frag: pagemap");
+		return 1;
+	}
+	while (n < MAX_STEPS && memfree_mib() > target) {
+		char *p = mmap(NULL, STEP, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			break;
+		madvise(p, STEP, MADV_NOHUGEPAGE);
+		memset(p, 0x5a, STEP);
+		steps[n++] = p;
+	}
+	for (i = 0; i < n; i++) {
+		uintptr_t base = (uintptr_t)steps[i];
+
+		if (pread(pm, pfns, sizeof(pfns), (off_t)(base / PAGE * 8)) !=
+		    sizeof(pfns))
+			continue;
+		for (off = 0; off < STEP / PAGE; off++) {
+			e = pfns[off];
+			if ((e >> 63) && (e & ((1ULL << 55) - 1)) % 2) {
+				madvise((void *)(base + off * PAGE), PAGE,
+					MADV_DONTNEED);
+				freed++;
+			}
+		}
+		/* keep the remaining pages from being touched again */
+		mprotect(steps[i], STEP, PROT_NONE);
+	}
+	printf("ready held %lu MiB freed %lu MiB memfree %ld MiB\n",
+	       n * STEP >> 20, freed * PAGE >> 20, memfree_mib());
+	fflush(stdout);
+	while (read(0, buf, sizeof(buf)) > 0)
+		;
+	return 0;
+}
