@@ -20,8 +20,9 @@
 
 #include "mp_dvm.h"
 
-#define PM_PFN_MASK	((1ULL << 55) - 1)
-#define PM_PRESENT	(1ULL << 63)
+#define PM_BIT(n)	(1ULL << (n))
+#define PM_PFN_MASK	(PM_BIT(55) - 1)
+#define PM_PRESENT	PM_BIT(63)
 
 /* /proc/vmstat counters telling why the kernel fell back */
 static const char *const fb_counters[] = {
@@ -29,6 +30,7 @@ static const char *const fb_counters[] = {
 	[MP_DVM_FB_VABUSY] = "dvm_fallback_vabusy",
 	[MP_DVM_FB_POPULATE] = "dvm_fallback_populate",
 };
+
 #define NR_FB_COUNTERS	3
 
 #define MAX_HOOKED_ARENAS	256

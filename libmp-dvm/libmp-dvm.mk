@@ -27,3 +27,16 @@ $(MPDVM_SO): $(MPDVM_OBJS)
 $(B)/mpctl/dvm_smaps.o: libmp-dvm/dvm_smaps.c libmp-dvm/dvm_smaps.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -c -o $@ $<
+
+# Installed beside libmp; the installed mpctl finds it as ../lib/libmp-dvm.so.
+ifneq ($(wildcard /usr/include/jemalloc/jemalloc.h),)
+.PHONY: install-mp-dvm uninstall-mp-dvm
+install: install-mp-dvm
+install-mp-dvm: $(MPDVM_SO)
+	install -d $(DESTDIR)$(libdir)
+	install -m 0755 $(MPDVM_SO) $(DESTDIR)$(libdir)/libmp-dvm.so
+
+uninstall: uninstall-mp-dvm
+uninstall-mp-dvm:
+	rm -f $(DESTDIR)$(libdir)/libmp-dvm.so
+endif

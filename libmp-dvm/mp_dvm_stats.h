@@ -38,11 +38,12 @@ static inline const char *mp_dvm_reason_name(unsigned int r)
 	return r < MP_DVM_FB_NR ? names[r] : "?";
 }
 
-#define MP_DVM_F_STRICT		(1U << 0)	/* refuse non-identity chunks */
-#define MP_DVM_F_MODE_ON	(1U << 1)	/* PR_GET_DVM said on */
-#define MP_DVM_F_HOOKED		(1U << 2)	/* all arenas use the hooks */
-#define MP_DVM_F_JEMALLOC	(1U << 3)	/* malloc() is jemalloc's */
-#define MP_DVM_F_CONF_OK	(1U << 4)	/* retain on, no huge arena */
+#define MP_DVM_F(n)		(1U << (n))
+#define MP_DVM_F_STRICT		MP_DVM_F(0)	/* refuse non-identity chunks */
+#define MP_DVM_F_MODE_ON	MP_DVM_F(1)	/* PR_GET_DVM said on */
+#define MP_DVM_F_HOOKED		MP_DVM_F(2)	/* all arenas use the hooks */
+#define MP_DVM_F_JEMALLOC	MP_DVM_F(3)	/* malloc() is jemalloc's */
+#define MP_DVM_F_CONF_OK	MP_DVM_F(4)	/* retain on, no huge arena */
 
 struct mp_dvm_stats {
 	uint32_t magic;

@@ -23,10 +23,19 @@
 
 #include "mp_dvm.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 struct mp_dvm_conf mp_dvm_conf = { .min_bytes = 2UL << 20 };
 
 /* stderr for the summary at exit: programs may close theirs before that */
 static int summary_fd = -1;
+
+static const char no_mode[] =
+"mp-dvm: not in DVM mode (needs the DVM kernel and CAP_SYS_ADMIN): heap not identity mapped\n";
+static const char no_jemalloc[] =
+"mp-dvm: malloc() is not jemalloc's: preload libjemalloc.so.2 too (mpctl dvm run does)\n";
+static const char bad_conf[] =
+"mp-dvm: jemalloc needs MALLOC_CONF=retain:true,oversize_threshold:0 for an identity-mapped heap\n";
 
 static void warn(const char *msg)
 {
@@ -133,7 +142,7 @@ static void soak_arena0(void)
 	unsigned int i, rounds = 0;
 	void *p;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		while (rounds++ < 4096) {
 			p = mallocx(sizes[i], flags);
 			if (!p)
@@ -188,15 +197,15 @@ static void mp_dvm_init(void)
 	st->flags = (mp_dvm_conf.strict ? MP_DVM_F_STRICT : 0) |
 		    (mp_dvm_conf.mode_on ? MP_DVM_F_MODE_ON : 0);
 	if (!mp_dvm_conf.mode_on)
-		warn("mp-dvm: the process is not in DVM mode (needs the DVM kernel and CAP_SYS_ADMIN): the heap is not identity mapped\n");
+		warn(no_mode);
 	if (malloc_is_jemalloc())
 		st->flags |= MP_DVM_F_JEMALLOC;
 	else
-		warn("mp-dvm: malloc() is not jemalloc's: preload libjemalloc.so.2 too (mpctl dvm run does)\n");
+		warn(no_jemalloc);
 	if (conf_ok())
 		st->flags |= MP_DVM_F_CONF_OK;
 	else
-		warn("mp-dvm: jemalloc needs MALLOC_CONF=retain:true,oversize_threshold:0 for an identity-mapped heap\n");
+		warn(bad_conf);
 	st->arenas = hook_arenas();
 	if (st->arenas) {
 		soak_arena0();

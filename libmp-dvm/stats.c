@@ -126,6 +126,25 @@ static void read_self_smaps(struct dvm_smaps *sm)
 	close(fd);
 }
 
+/* " (nocontig 1.0 MiB, vabusy 2.0 MiB)" for the non-zero @bytes */
+static void reasons(char *buf, size_t len, const uint64_t *bytes)
+{
+	size_t n = 0;
+	int i, r;
+
+	buf[0] = '\0';
+	for (i = 0; i < MP_DVM_FB_NR; i++) {
+		if (!bytes[i] || n >= len)
+			continue;
+		r = snprintf(buf + n, len - n, "%s%s %.1f MiB", n ? ", " : " (",
+			     mp_dvm_reason_name(i), mib(bytes[i]));
+		if (r > 0)
+			n += (size_t)r;
+	}
+	if (n && n < len - 1)
+		strcat(buf, ")");
+}
+
 /**
  * mp_dvm_summary() - write the one-line summary of this process's heap
  * @fd: where to (stderr at exit)
@@ -134,34 +153,24 @@ void mp_dvm_summary(int fd)
 {
 	const struct mp_dvm_stats *st = mp_dvm_stats;
 	uint64_t fb = 0, refused = 0, heap, chunks = st->identity_chunks;
-	char msg[1024], reasons[256] = "";
+	char msg[1024], fbr[160], rfr[160];
 	struct dvm_smaps sm;
-	size_t rl = 0;
 	int n, i;
 
 	for (i = 0; i < MP_DVM_FB_NR; i++) {
-		uint64_t b = st->fallback_bytes[i] + st->refused_bytes[i];
-
 		fb += st->fallback_bytes[i];
 		chunks += st->fallback_chunks[i];
 		refused += st->refused_bytes[i];
-		if (!b || rl >= sizeof(reasons))
-			continue;
-		n = snprintf(reasons + rl, sizeof(reasons) - rl, "%s%s %.1f MiB",
-			     rl ? ", " : " (", mp_dvm_reason_name(i), mib(b));
-		if (n > 0)
-			rl += (size_t)n;
 	}
-	if (rl && rl < sizeof(reasons) - 1)
-		strcat(reasons, ")");
+	reasons(fbr, sizeof(fbr), st->fallback_bytes);
+	reasons(rfr, sizeof(rfr), st->refused_bytes);
 	heap = st->identity_bytes + fb;
 	read_self_smaps(&sm);
 	n = snprintf(msg, sizeof(msg),
-		     "mp-dvm: pid %d: heap %.1f MiB in %llu chunks, identity %.1f MiB (%.1f %%), fallback %.1f MiB%s, refused %.1f MiB%s; anonymous memory %.1f MiB, identity %.1f MiB (%.1f %%)\n",
-		     (int)getpid(), mib(heap),
-		     (unsigned long long)chunks,
+		     "mp-dvm: pid %d: heap %.1f MiB in %llu chunks, identity %.1f MiB (%.1f %%), fallback %.1f MiB%s, refused %.1f MiB%s%s; anonymous memory %.1f MiB, identity %.1f MiB (%.1f %%)\n",
+		     (int)getpid(), mib(heap), (unsigned long long)chunks,
 		     mib(st->identity_bytes), pct(st->identity_bytes, heap),
-		     mib(fb), reasons, mib(refused),
+		     mib(fb), fbr, mib(refused), rfr,
 		     st->flags & MP_DVM_F_STRICT ? " (strict)" : "",
 		     mib(sm.anon_bytes), mib(sm.identity_bytes),
 		     pct(sm.identity_bytes, sm.anon_bytes));

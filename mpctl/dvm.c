@@ -31,6 +31,7 @@
 #define MPCTL_LIBDIR "/usr/local/lib"
 #endif
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DVM_JEMALLOC	"libjemalloc.so.2"
 /* jemalloc settings the DVM heap needs (Documentation/dvm-heap.rst) */
 #define DVM_MALLOC_CONF	"retain:true,oversize_threshold:0"
@@ -84,10 +85,21 @@ static int parse_size(const char *s, uint64_t *out)
 	if (errno)
 		return -EINVAL;
 	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
 	}
+	if (shift)
+		end++;
 	if (*end == 'i' && shift)
 		end++;
 	if ((*end == 'B' || *end == 'b') && shift)
@@ -139,7 +151,7 @@ static int find_lib(const char *opt, char *out, size_t len)
 		slash = strrchr(self, '/');
 		if (slash)
 			*slash = '\0';
-		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(rel); i++) {
 			if (snprintf(out, len, "%s/%s", self, rel[i]) >= (int)len)
 				continue;
 			if (readable(out))
@@ -186,8 +198,9 @@ static int dvm_run(int argc, char **argv)
 		switch (c) {
 		case 'm':
 			if (parse_size(optarg, &min) || min < 4096)
-				return mpctl_usage_error("dvm", "invalid --min-size '%s' (at least 4096 bytes)",
-							 optarg);
+				return mpctl_usage_error("dvm",
+					"invalid --min-size '%s' (at least 4096 bytes)",
+					optarg);
 			have_min = true;
 			break;
 		case 's':
