@@ -28,8 +28,9 @@
 #include "structs.h"
 
 #define PAGE		4096ULL
-#define PM_PFN_MASK	((1ULL << 55) - 1)
-#define PM_PRESENT	(1ULL << 63)
+#define PM_BIT(n)	(1ULL << (n))
+#define PM_PFN_MASK	(PM_BIT(55) - 1)
+#define PM_PRESENT	PM_BIT(63)
 
 struct frame {
 	uint64_t pfn;		/* 0: free slot */
@@ -112,6 +113,14 @@ static int load_frames(int pid)
 	return 0;
 }
 
+static int not_phys(uint64_t pa)
+{
+	fprintf(stderr,
+		"dvm_physwalk: 0x%" PRIx64 " is not a physical address of the process\n",
+		pa);
+	return -EFAULT;
+}
+
 /* Read @len bytes at physical address @pa; -EFAULT if not the process's. */
 static int phys_read(uint64_t pa, void *out, size_t len)
 {
@@ -121,11 +130,8 @@ static int phys_read(uint64_t pa, void *out, size_t len)
 		uint64_t off = pa % PAGE, n = PAGE - off;
 		struct frame *f = slot(pa / PAGE);
 
-		if (!f->pfn) {
-			fprintf(stderr, "dvm_physwalk: 0x%" PRIx64 " is not a physical address of the process\n",
-				pa);
-			return -EFAULT;
-		}
+		if (!f->pfn)
+			return not_phys(pa);
 		if (!f->data) {
 			f->data = malloc(PAGE);
 			if (!f->data ||

@@ -45,6 +45,10 @@ diag "heap identity share (mpctl dvm stat): $share %"
 check "mpctl dvm stat: >= 95 % of the heap identity mapped ($share %)" \
 	'awk -v s="$share" "BEGIN{exit !(s >= 95)}"'
 
+# where the anonymous memory that is not identity mapped is
+awk '/^[0-9a-f]+-[0-9a-f]+ /{a=$1; n=$NF} /^Anonymous:/{an=$2}
+     /^DvmIdentity:/{id=$2} /^VmFlags:/{ if (an - id >= 256) printf "# area %s %s: anonymous %d kB, identity %d kB\n", a, n, an, id; id=0 }' \
+	/proc/$SPID/smaps
 set -- $(roots $T/dvm.out)
 dvm_physwalk "$SPID" "$1" "$2" "$3" > $T/walk.out 2> $T/walk.err
 rc=$?
