@@ -103,6 +103,7 @@ while [ ! -s "$MP_DVM_STATS_DIR/$pid" ] && [ $i -lt 50 ]; do
 	i=$((i + 1))
 done
 run dvm stat $pid
+"$MPCTL" dvm stat -u $pid > "$tmp/human" 2>&1
 exec 3> "$tmp/fifo"
 exec 3>&-
 wait $pid
@@ -114,6 +115,10 @@ printf '%s\n' "$out" | tr -d ' ' > "$tmp/stat"
 ok $? "stat of a preloaded process: heap from its statistics file, all mode_off"
 [ ! -e "$MP_DVM_STATS_DIR/$pid" ]
 ok $? "the statistics file is removed at exit"
+grep -q '"fallback_bytes":"[0-9.]* MiB ([0-9.]* MB)"' "$tmp/human" &&
+	grep -q '"min_bytes":"[0-9.]* [KM]iB ([0-9.]* [kM]B)"' "$tmp/human"
+rc=$? out=$(cat "$tmp/human") err=
+ok $rc "stat -u: sizes for people"
 grep -q "^mp-dvm: pid $pid: heap [0-9.]* MiB in [1-9][0-9]* chunks, identity 0.0 MiB (0.0 %), fallback [1-9][0-9.]* MiB (mode_off " "$tmp/cat.err" &&
 	grep -q '^mp-dvm: not in DVM mode' "$tmp/cat.err"
 rc=$? err=$(cat "$tmp/cat.err") out=
