@@ -2,7 +2,7 @@
 # `mpctl dvm run` (Documentation/dvm-heap.rst).  Needs Debian's
 # libjemalloc-dev; left out where it is not installed.
 
-MPDVM_SRCS	:= $(addprefix libmp-dvm/,shim.c chunk.c stats.c dvm_smaps.c)
+MPDVM_SRCS	:= $(addprefix libmp-dvm/,shim.c chunk.c prehook.c thread.c stats.c dvm_smaps.c)
 MPDVM_OBJS	:= $(patsubst libmp-dvm/%.c,$(B)/libmp-dvm/%.o,$(MPDVM_SRCS))
 MPDVM_SO	:= $(B)/libmp-dvm/libmp-dvm.so
 
@@ -21,7 +21,7 @@ $(MPDVM_OBJS): $(B)/libmp-dvm/%.o: libmp-dvm/%.c
 # Exports nothing: it works through its constructor and jemalloc's hooks.
 $(MPDVM_SO): $(MPDVM_OBJS)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libmp-dvm.so -Wl,-z,defs \
-		-o $@ $(MPDVM_OBJS) -ljemalloc -lpthread
+		-o $@ $(MPDVM_OBJS) -ljemalloc -lpthread -ldl
 
 # mpctl dvm stat reads smaps with the same parser.
 $(B)/mpctl/dvm_smaps.o: libmp-dvm/dvm_smaps.c libmp-dvm/dvm_smaps.h

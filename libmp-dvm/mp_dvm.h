@@ -31,6 +31,12 @@ bool mp_dvm_is_identity(uintptr_t va, size_t len);
 uint64_t mp_dvm_hook_calls(unsigned int arena);
 bool mp_dvm_from_hooks(const void *p);
 
+/* thread.c */
+void mp_dvm_thread_arenas(unsigned int first, unsigned int nr);
+
+/* prehook.c */
+void mp_dvm_prehook_capture(void);
+
 /* stats.c */
 extern struct mp_dvm_stats *mp_dvm_stats;
 void mp_dvm_stats_init(void);

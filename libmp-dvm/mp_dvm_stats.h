@@ -61,6 +61,8 @@ struct mp_dvm_stats {
 	uint64_t refused_bytes[MP_DVM_FB_NR];
 	/* arena 0's chunk from before the hooks, reserved and left unused */
 	uint64_t prehook_bytes;
+	/* objects from before the hooks that were freed, and kept */
+	uint64_t prehook_frees;
 };
 
 #endif /* _MP_DVM_STATS_H */

@@ -127,33 +127,100 @@ static unsigned int hook_arenas(void)
 /*
  * jemalloc allocates the first thread's cache in arena 0 with its default
  * hooks before anything can change them, and so maps a first chunk of its
- * own (MAP_NORESERVE, never identity mapped), where small allocations of
- * the first thread would go on.  So: take what is left of that chunk with
- * allocations that are never touched (so never backed by memory), until
- * the allocations come from the hooks' chunks; then move this (the main)
- * thread to an arena that has only ever had the hooks, and flush its
- * cache of arena 0's objects.
+ * own (MAP_NORESERVE, never identity mapped); what is left of it would
+ * serve arena 0's next allocations.  Take it all with allocations that are
+ * never touched (so never backed by memory): large ones first, then the
+ * bins, those whose slabs are one page last, so that even single free
+ * pages go.  jemalloc reuses its oldest free memory first, so once the
+ * hooks' chunks serve, nothing of the first chunk is left to that size.
  */
-static void soak_arena0(void)
+static void soak_large(size_t size)
 {
-	static const size_t sizes[] = { 1UL << 20, 256UL << 10, 64UL << 10,
-					16UL << 10 };
 	int flags = MALLOCX_ARENA(0) | MALLOCX_TCACHE_NONE;
-	unsigned int i, rounds = 0;
+	unsigned int n;
 	void *p;
 
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		while (rounds++ < 4096) {
-			p = mallocx(sizes[i], flags);
-			if (!p)
-				return;
-			if (mp_dvm_from_hooks(p)) {
-				dallocx(p, flags);
-				break;
-			}
-			mp_dvm_stats_add(&mp_dvm_stats->prehook_bytes,
-					 sizes[i]);
+	/* a large allocation takes the oldest free extent that fits */
+	for (n = 0; n < 65536; n++) {
+		p = mallocx(size, flags);
+		if (!p)
+			return;
+		if (mp_dvm_from_hooks(p)) {
+			dallocx(p, flags);
+			return;
 		}
+		mp_dvm_stats_add(&mp_dvm_stats->prehook_bytes, size);
+	}
+}
+
+/*
+ * A small size class: the bin's slabs may already be in the hooks' chunks
+ * while a free piece of the first chunk is still there for its next slab.
+ * Go on until the hooks' chunks have served a few slabs' worth in a row.
+ */
+#define SOAK_KEEP	2048
+static void soak_small(size_t size, unsigned int nregs)
+{
+	int flags = MALLOCX_ARENA(0) | MALLOCX_TCACHE_NONE;
+	static void *hooked[SOAK_KEEP];
+	unsigned int n, nh = 0, run = 0, want = 3 * nregs + 1;
+	void *p;
+
+	if (want > SOAK_KEEP)
+		want = SOAK_KEEP;
+	for (n = 0; n < 65536 && run < want; n++) {
+		p = mallocx(size, flags);
+		if (!p)
+			break;
+		if (mp_dvm_from_hooks(p)) {
+			if (nh < SOAK_KEEP)
+				hooked[nh++] = p;
+			run++;
+		} else {
+			mp_dvm_stats_add(&mp_dvm_stats->prehook_bytes, size);
+			run = 0;
+		}
+	}
+	while (nh)
+		dallocx(hooked[--nh], flags);
+}
+
+static int bin_info(unsigned int i, const char *what, void *v, size_t len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "arenas.bin.%u.%s", i, what);
+	return mallctl(name, v, &len, NULL, 0);
+}
+
+static void soak_arena0(void)
+{
+	static const size_t large[] = { 1UL << 20, 256UL << 10, 64UL << 10,
+					16UL << 10 };
+	size_t len = sizeof(unsigned int), size, slab, best, done = SIZE_MAX;
+	unsigned int nbins = 0, i;
+	uint32_t nregs;
+
+	for (i = 0; i < ARRAY_SIZE(large); i++)
+		soak_large(large[i]);
+	if (mallctl("arenas.nbins", &nbins, &len, NULL, 0))
+		return;
+	/* the bins by slab size, largest first */
+	for (;;) {
+		best = 0;
+		for (i = 0; i < nbins; i++)
+			if (!bin_info(i, "slab_size", &slab, sizeof(slab)) &&
+			    slab < done && slab > best)
+				best = slab;
+		if (!best)
+			return;
+		for (i = 0; i < nbins; i++)
+			if (!bin_info(i, "slab_size", &slab, sizeof(slab)) &&
+			    slab == best &&
+			    !bin_info(i, "size", &size, sizeof(size)) &&
+			    !bin_info(i, "nregs", &nregs, sizeof(nregs)))
+				soak_small(size, nregs);
+		done = best;
 	}
 }
 
@@ -164,18 +231,28 @@ static bool move_thread(unsigned int ind)
 	       !mallctl("thread.tcache.flush", NULL, NULL, NULL, 0);
 }
 
-/* A fresh arena for the main thread: arena 1, or a new one with hooks. */
+/*
+ * Arenas for the program's threads: 1..N-1, or a new one with the hooks
+ * when there is only arena 0.  The main thread moves to the first now,
+ * later threads are spread over them (thread.c).
+ */
 static bool leave_arena0(unsigned int narenas)
 {
 	extent_hooks_t *hooks = &mp_dvm_hooks;
 	size_t len = sizeof(unsigned int);
 	unsigned int ind;
 
-	if (narenas >= 2)
-		return move_thread(1);
-	if (mallctl("arenas.create", &ind, &len, &hooks, sizeof(hooks)))
+	if (narenas >= 2) {
+		if (!move_thread(1))
+			return false;
+		mp_dvm_thread_arenas(1, narenas - 1);
+		return true;
+	}
+	if (mallctl("arenas.create", &ind, &len, &hooks, sizeof(hooks)) ||
+	    !move_thread(ind))
 		return false;
-	return move_thread(ind);
+	mp_dvm_thread_arenas(ind, 1);
+	return true;
 }
 
 static void at_fork_child(void)
@@ -190,6 +267,7 @@ static void mp_dvm_init(void)
 
 	mp_dvm_stats_init();
 	st = mp_dvm_stats;
+	mp_dvm_prehook_capture();
 	mp_dvm_conf.strict = env_on(MP_DVM_ENV_STRICT);
 	mp_dvm_conf.min_bytes = read_min_bytes();
 	mp_dvm_conf.mode_on = dvm_mode();
@@ -198,24 +276,25 @@ static void mp_dvm_init(void)
 		    (mp_dvm_conf.mode_on ? MP_DVM_F_MODE_ON : 0);
 	if (!mp_dvm_conf.mode_on)
 		warn(no_mode);
-	if (malloc_is_jemalloc())
-		st->flags |= MP_DVM_F_JEMALLOC;
-	else
-		warn(no_jemalloc);
 	if (conf_ok())
 		st->flags |= MP_DVM_F_CONF_OK;
 	else
 		warn(bad_conf);
 	st->arenas = hook_arenas();
 	if (st->arenas) {
-		soak_arena0();
+		/* first: flushing the thread's cache may free pieces of arena 0 */
 		if (leave_arena0(st->arenas))
 			st->flags |= MP_DVM_F_HOOKED;
 		else
 			warn("mp-dvm: cannot move the main thread off arena 0\n");
+		soak_arena0();
 	} else {
 		warn("mp-dvm: cannot give jemalloc's arenas the DVM extent hooks\n");
 	}
+	if (malloc_is_jemalloc())
+		st->flags |= MP_DVM_F_JEMALLOC;
+	else
+		warn(no_jemalloc);
 	if (env_on(MP_DVM_ENV_STAT))
 		summary_fd = fcntl(2, F_DUPFD_CLOEXEC, 64);
 	pthread_atfork(NULL, NULL, at_fork_child);

@@ -245,9 +245,12 @@ static int dvm_run(int argc, char **argv)
 	}
 	snprintf(preload, sizeof(preload), "%s:%s", lib, DVM_JEMALLOC);
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	/* one arena per CPU: each arena's metadata is an eager 2 MiB chunk */
+	/*
+	 * One arena per CPU for the program (each arena's metadata is an
+	 * eager 2 MiB chunk), and arena 0, which libmp-dvm keeps for itself.
+	 */
 	snprintf(conf, sizeof(conf), "%s,narenas:%ld", DVM_MALLOC_CONF,
-		 ncpu > 0 ? ncpu : 1);
+		 (ncpu > 0 ? ncpu : 1) + 1);
 	dir = getenv(MP_DVM_ENV_STATS_DIR);
 	if (!dir || !*dir)
 		dir = MP_DVM_STATS_DIR;
@@ -392,6 +395,7 @@ static struct json_object *heap_json(const struct mp_dvm_stats *st,
 	add(o, "refused", reasons_json(st->refused_chunks, st->refused_bytes,
 				       flags, ok), ok);
 	add(o, "prehook_bytes", mpctl_json_size(st->prehook_bytes, flags), ok);
+	add(o, "prehook_frees_kept", json_object_new_uint64(st->prehook_frees), ok);
 	return o;
 }
 
