@@ -8,4 +8,4 @@ USERSPACE += $(DVMH_BINS)
 
 $(DVMH_BINS): $(B)/selftests/dvm_heap/%: selftests/dvm_heap/%.c selftests/dvm_heap/structs.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $< -lpthread

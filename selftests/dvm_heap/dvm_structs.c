@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dvm_structs: an ordinary program that knows nothing of DVM.  It builds a
- * linked list, a binary search tree and a graph as adjacency lists with
- * plain malloc(), computes answers on the CPU, prints them with the roots'
+ * linked list, a binary search tree (in a second thread, at the same time)
+ * and a graph as adjacency lists with plain malloc(), computes answers on
+ * the CPU, prints them with the roots'
  * addresses (as a program hands pointers to an accelerator) and waits for
  * its standard input to close, so that dvm_physwalk can walk the same
  * structures through physical memory meanwhile.
  *
  *	dvm_structs [LIST_NODES TREE_NODES VERTICES DEGREE]
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +20,17 @@
 
 static uint64_t rng = 88172645463325252ULL;
 
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift(&rng);
 }
 
 static void *xmalloc(size_t n)
@@ -49,6 +56,22 @@ static struct tree_node *tree_insert(struct tree_node *root, uint64_t key)
 	n->right = NULL;
 	*link = n;
 	return root;
+}
+
+struct tree_job {
+	uint64_t n;
+	struct tree_node *root;
+};
+
+/* the tree is built by a thread of its own, with its own random numbers */
+static void *build_tree(void *arg)
+{
+	struct tree_job *job = arg;
+	uint64_t x = 2463534242ULL, i;
+
+	for (i = 0; i < job->n; i++)
+		job->root = tree_insert(job->root, xorshift(&x));
+	return NULL;
 }
 
 static void tree_walk(const struct tree_node *n, uint64_t *count, uint64_t *h)
@@ -93,8 +116,10 @@ int main(int argc, char **argv)
 {
 	uint64_t nlist = 100000, ntree = 100000, nv = 10000, deg = 8;
 	uint64_t i, j, sum = 0, count = 0, h = 0, reach, dsum;
+	struct tree_job tree = { .root = NULL };
 	struct list_node *head = NULL, *ln;
-	struct tree_node *root = NULL;
+	struct tree_node *root;
+	pthread_t thread;
 	struct graph *g;
 	char buf[64];
 	void **junk;
@@ -117,6 +142,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < 20000; i += 2)
 		free(junk[i]);
 
+	tree.n = ntree;
+	if (pthread_create(&thread, NULL, build_tree, &tree)) {
+		fprintf(stderr, "dvm_structs: cannot start a thread\n");
+		return 1;
+	}
 	for (i = 0; i < nlist; i++) {
 		ln = xmalloc(sizeof(*ln));
 		ln->value = next_rand() % 1000000;
@@ -124,8 +154,8 @@ int main(int argc, char **argv)
 		head = ln;
 		sum += ln->value;
 	}
-	for (i = 0; i < ntree; i++)
-		root = tree_insert(root, next_rand());
+	pthread_join(thread, NULL);
+	root = tree.root;
 
 	g = xmalloc(sizeof(*g));
 	g->nr = nv;
