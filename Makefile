@@ -35,8 +35,8 @@ UNIT_TESTS :=
 USERSPACE :=
 FUZZ_TARGETS :=
 GUEST_BINS :=
-include $(sort $(wildcard kernel/*.mk libmp/*.mk mpctl/*.mk selftests/*/*.mk bench/*.mk \
-	tools/*/*.mk))
+include $(sort $(wildcard kernel/*.mk libmp/*.mk libmp-dvm/*.mk mpctl/*.mk selftests/*/*.mk \
+	bench/*.mk tools/*/*.mk))
 
 userspace: $(USERSPACE)
 

@@ -41,6 +41,7 @@ static const struct mpctl_cmd mpctl_cmds[] = {
 	  "load cmm_mp and online segments as the config file says" },
 	{ "check-config", cmd_check_config,
 	  "compare the running pool with the config file" },
+	{ "dvm", cmd_dvm, "run programs with an identity-mapped heap; its stats" },
 };
 
 static void mpctl_usage(FILE *f)

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpctl dvm: run unmodified programs with an identity-mapped (DVM) heap.
+ *
+ *	mpctl dvm run [--min-size S] [--strict] [--stat] -- CMD [ARGS...]
+ *	mpctl dvm stat [-u] PID
+ *
+ * run turns on the kernel's DVM mode with PR_DVM_INHERIT, preloads
+ * libmp-dvm.so with Debian's jemalloc and executes CMD; stat reports how
+ * much of a process's heap is identity mapped.  Documentation/dvm-heap.rst.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/dvm.h>
+
+#include "../libmp-dvm/dvm_smaps.h"
+#include "../libmp-dvm/mp_dvm_stats.h"
+#include "args.h"
+#include "mpctl.h"
+
+#ifndef MPCTL_LIBDIR
+#define MPCTL_LIBDIR "/usr/local/lib"
+#endif
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define DVM_JEMALLOC	"libjemalloc.so.2"
+/* jemalloc settings the DVM heap needs (Documentation/dvm-heap.rst) */
+#define DVM_MALLOC_CONF	"retain:true,oversize_threshold:0"
+
+static const char dvm_usage[] =
+"usage: mpctl dvm run [--min-size S] [--strict] [--stat] [--lib PATH] -- CMD [ARGS...]\n"
+"       mpctl dvm stat [-u] PID\n"
+"\n"
+"run: execute CMD with its heap identity mapped (VA == PA): turns on the\n"
+"kernel's DVM mode for CMD and its children (prctl PR_DVM_ON|PR_DVM_INHERIT,\n"
+"needs root and the DVM kernel), preloads libmp-dvm.so and jemalloc.\n"
+"  -m, --min-size=S     set vm.dvm_min_bytes (system-wide) to S (K, M, G)\n"
+"  -s, --strict         a heap chunk that cannot be identity mapped fails the\n"
+"                       allocation (malloc returns NULL) instead of falling\n"
+"                       back to demand paging\n"
+"  -S, --stat           print a summary of the heap on stderr at exit\n"
+"  -l, --lib=PATH       the libmp-dvm.so to preload\n"
+"\n"
+"stat: identity-mapped and fallback heap bytes, reasons and the identity\n"
+"share of a process run by 'mpctl dvm run' (JSON); of other processes the\n"
+"kernel's view only.\n"
+"  -u, --human          sizes for people\n"
+"  -h, --help           this text\n";
+
+static const struct option run_opts[] = {
+	{ "min-size", required_argument, NULL, 'm' },
+	{ "strict", no_argument, NULL, 's' },
+	{ "stat", no_argument, NULL, 'S' },
+	{ "lib", required_argument, NULL, 'l' },
+	{ "help", no_argument, NULL, 'h' },
+	{ }
+};
+
+static const struct option stat_opts[] = {
+	{ "human", no_argument, NULL, 'u' },
+	{ "help", no_argument, NULL, 'h' },
+	{ }
+};
+
+/* "2M", "4096", "1G": bytes; 0 on success */
+static int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -EINVAL;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	}
+	if (shift)
+		end++;
+	if (*end == 'i' && shift)
+		end++;
+	if ((*end == 'B' || *end == 'b') && shift)
+		end++;
+	if (*end || v > (UINT64_MAX >> shift))
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int write_min_bytes(uint64_t v)
+{
+	char buf[32];
+	int fd, n, rc = 0;
+
+	fd = open(DVM_SYSCTL_MIN_BYTES, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
+	if (write(fd, buf, n) != n)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+static bool readable(const char *p)
+{
+	return !access(p, R_OK);
+}
+
+/* --lib, $MP_DVM_LIB, beside mpctl (guests), the build tree, libdir */
+static int find_lib(const char *opt, char *out, size_t len)
+{
+	static const char *const rel[] = {
+		"libmp-dvm.so", "../libmp-dvm/libmp-dvm.so", "../lib/libmp-dvm.so",
+	};
+	char self[PATH_MAX - 32], *slash;
+	const char *env = getenv("MP_DVM_LIB");
+	ssize_t n;
+	size_t i;
+
+	if (opt || (env && *env)) {
+		snprintf(out, len, "%s", opt ? opt : env);
+		return readable(out) ? 0 : -errno;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		for (i = 0; i < ARRAY_SIZE(rel); i++) {
+			if (snprintf(out, len, "%s/%s", self, rel[i]) >= (int)len)
+				continue;
+			if (readable(out))
+				return 0;
+		}
+	}
+	snprintf(out, len, "%s/libmp-dvm.so", MPCTL_LIBDIR);
+	return readable(out) ? 0 : -ENOENT;
+}
+
+/* VAR=VALUE, with the old value in front (joined by @sep) when set */
+static int env_append(const char *var, const char *value, const char *sep,
+		      bool old_first)
+{
+	const char *old = getenv(var);
+	char *s;
+	int rc;
+
+	if (!old || !*old)
+		return setenv(var, value, 1) ? -errno : 0;
+	if (old_first)
+		rc = asprintf(&s, "%s%s%s", old, sep, value);
+	else
+		rc = asprintf(&s, "%s%s%s", value, sep, old);
+	if (rc < 0)
+		return -ENOMEM;
+	rc = setenv(var, s, 1) ? -errno : 0;
+	free(s);
+	return rc;
+}
+
+static int dvm_run(int argc, char **argv)
+{
+	bool strict = false, stat = false, have_min = false;
+	const char *lib_opt = NULL, *dir;
+	char lib[PATH_MAX], preload[PATH_MAX + 32], conf[96];
+	uint64_t min = 0;
+	long ncpu;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:m:sSl:h", run_opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (parse_size(optarg, &min) || min < 4096)
+				return mpctl_usage_error("dvm",
+					"invalid --min-size '%s' (at least 4096 bytes)",
+					optarg);
+			have_min = true;
+			break;
+		case 's':
+			strict = true;
+			break;
+		case 'S':
+			stat = true;
+			break;
+		case 'l':
+			lib_opt = optarg;
+			break;
+		case 'h':
+			fputs(dvm_usage, stdout);
+			return MPCTL_EXIT_OK;
+		default:
+			return mpctl_getopt_error("dvm", c, argv);
+		}
+	}
+	if (optind >= argc)
+		return mpctl_usage_error("dvm", "run: missing command");
+
+	rc = find_lib(lib_opt, lib, sizeof(lib));
+	if (rc)
+		return mpctl_fail("dvm", "libmp-dvm.so",
+				  "not found (--lib or MP_DVM_LIB): %s",
+				  strerror(-rc));
+	if (prctl(PR_SET_DVM, PR_DVM_ON | PR_DVM_INHERIT, 0, 0, 0)) {
+		rc = errno;
+		if (rc == EPERM)
+			return mpctl_fail("dvm", "DVM mode", "needs CAP_SYS_ADMIN: %s",
+					  strerror(rc));
+		return mpctl_fail("dvm", "DVM mode",
+				  "the kernel has no DVM (not the patched kernel?): %s",
+				  strerror(rc));
+	}
+	if (have_min) {
+		rc = write_min_bytes(min);
+		if (rc)
+			return mpctl_fail("dvm", DVM_SYSCTL_MIN_BYTES,
+					  "cannot set %llu: %s",
+					  (unsigned long long)min, strerror(-rc));
+	}
+	snprintf(preload, sizeof(preload), "%s:%s", lib, DVM_JEMALLOC);
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	/*
+	 * One arena per CPU for the program (each arena's metadata is an
+	 * eager 2 MiB chunk), and arena 0, which libmp-dvm keeps for itself.
+	 */
+	snprintf(conf, sizeof(conf), "%s,narenas:%ld", DVM_MALLOC_CONF,
+		 (ncpu > 0 ? ncpu : 1) + 1);
+	dir = getenv(MP_DVM_ENV_STATS_DIR);
+	if (!dir || !*dir)
+		dir = MP_DVM_STATS_DIR;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return mpctl_fail("dvm", dir, "cannot create: %s",
+				  strerror(errno));
+	/* ours last: jemalloc lets the last setting win */
+	rc = env_append("LD_PRELOAD", preload, ":", false);
+	if (!rc)
+		rc = env_append("MALLOC_CONF", conf, ",", true);
+	if (!rc && (setenv(MP_DVM_ENV_STATS_DIR, dir, 1) ||
+		    setenv(MP_DVM_ENV_STRICT, strict ? "1" : "0", 1) ||
+		    setenv(MP_DVM_ENV_STAT, stat ? "1" : "0", 1)))
+		rc = -errno;
+	if (rc)
+		return mpctl_fail("dvm", "environment", "%s", strerror(-rc));
+	fflush(stdout);
+	execvp(argv[optind], argv + optind);
+	rc = errno;
+	mpctl_fail("dvm", argv[optind], "cannot execute: %s", strerror(rc));
+	return rc == ENOENT ? 127 : 126;
+}
+
+/* ---- stat ---- */
+
+static struct json_object *share_json(uint64_t part, uint64_t whole)
+{
+	double v = whole ? 100.0 * (double)part / (double)whole : 0.0;
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%.1f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v,
+		bool *ok)
+{
+	if (!v || json_object_object_add(o, k, v)) {
+		json_object_put(v);
+		*ok = false;
+	}
+}
+
+static int read_smaps(int pid, struct dvm_smaps *sm)
+{
+	char path[64], line[1024];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	dvm_smaps_init(sm);
+	while (fgets(line, sizeof(line), f)) {
+		n = strlen(line);
+		if (n && line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		dvm_smaps_line(sm, line);
+	}
+	fclose(f);
+	/* a process that is gone, or a kernel thread, has no areas */
+	return sm->areas ? 0 : -ESRCH;
+}
+
+static bool read_stats(int pid, struct mp_dvm_stats *st)
+{
+	const char *dir = getenv(MP_DVM_ENV_STATS_DIR);
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = MP_DVM_STATS_DIR;
+	snprintf(path, sizeof(path), "%s/%d", dir, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, st, sizeof(*st));
+	close(fd);
+	return n == sizeof(*st) && st->magic == MP_DVM_STATS_MAGIC &&
+	       st->version == MP_DVM_STATS_VERSION && st->pid == pid;
+}
+
+static struct json_object *reasons_json(const uint64_t *chunks,
+					const uint64_t *bytes,
+					unsigned int flags, bool *ok)
+{
+	struct json_object *o = json_object_new_object(), *r;
+	unsigned int i;
+
+	if (!o) {
+		*ok = false;
+		return NULL;
+	}
+	for (i = 0; i < MP_DVM_FB_NR; i++) {
+		if (!chunks[i])
+			continue;
+		r = json_object_new_object();
+		if (!r) {
+			*ok = false;
+			continue;
+		}
+		add(r, "chunks", json_object_new_uint64(chunks[i]), ok);
+		add(r, "bytes", mpctl_json_size(bytes[i], flags), ok);
+		add(o, mp_dvm_reason_name(i), r, ok);
+	}
+	return o;
+}
+
+static struct json_object *heap_json(const struct mp_dvm_stats *st,
+				     unsigned int flags, bool *ok)
+{
+	struct json_object *o = json_object_new_object();
+	uint64_t fb = 0, fbc = 0, heap;
+	unsigned int i;
+
+	if (!o) {
+		*ok = false;
+		return NULL;
+	}
+	for (i = 0; i < MP_DVM_FB_NR; i++) {
+		fb += st->fallback_bytes[i];
+		fbc += st->fallback_chunks[i];
+	}
+	heap = st->identity_bytes + fb;
+	add(o, "dvm_mode", json_object_new_boolean(st->flags & MP_DVM_F_MODE_ON), ok);
+	add(o, "strict", json_object_new_boolean(st->flags & MP_DVM_F_STRICT), ok);
+	add(o, "jemalloc", json_object_new_boolean(st->flags & MP_DVM_F_JEMALLOC), ok);
+	add(o, "jemalloc_conf_ok",
+	    json_object_new_boolean(st->flags & MP_DVM_F_CONF_OK), ok);
+	add(o, "arenas", json_object_new_int64(st->arenas), ok);
+	add(o, "min_bytes", mpctl_json_size(st->min_bytes, flags), ok);
+	add(o, "bytes", mpctl_json_size(heap, flags), ok);
+	add(o, "identity_bytes", mpctl_json_size(st->identity_bytes, flags), ok);
+	add(o, "fallback_bytes", mpctl_json_size(fb, flags), ok);
+	add(o, "identity_share", share_json(st->identity_bytes, heap), ok);
+	add(o, "identity_chunks", json_object_new_uint64(st->identity_chunks), ok);
+	add(o, "fallback_chunks", json_object_new_uint64(fbc), ok);
+	add(o, "fallback", reasons_json(st->fallback_chunks,
+					st->fallback_bytes, flags, ok), ok);
+	add(o, "refused", reasons_json(st->refused_chunks, st->refused_bytes,
+				       flags, ok), ok);
+	add(o, "prehook_bytes", mpctl_json_size(st->prehook_bytes, flags), ok);
+	add(o, "prehook_frees_kept", json_object_new_uint64(st->prehook_frees), ok);
+	return o;
+}
+
+static struct json_object *memory_json(const struct dvm_smaps *sm,
+				       unsigned int flags, bool *ok)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o) {
+		*ok = false;
+		return NULL;
+	}
+	add(o, "anonymous_bytes", mpctl_json_size(sm->anon_bytes, flags), ok);
+	add(o, "identity_bytes", mpctl_json_size(sm->identity_bytes, flags), ok);
+	add(o, "identity_share", share_json(sm->identity_bytes, sm->anon_bytes), ok);
+	add(o, "identity_areas", json_object_new_uint64(sm->id_areas), ok);
+	add(o, "identity_area_bytes", mpctl_json_size(sm->id_area_bytes, flags), ok);
+	return o;
+}
+
+/* the kernel's dvm_* event counters (since boot, all processes) */
+static struct json_object *vmstat_json(bool *ok)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned long long v;
+	char name[64];
+	FILE *f;
+
+	if (!o) {
+		*ok = false;
+		return NULL;
+	}
+	f = fopen("/proc/vmstat", "re");
+	if (!f)
+		return o;
+	while (fscanf(f, "%63s %llu", name, &v) == 2)
+		if (!strncmp(name, "dvm_", 4))
+			add(o, name, json_object_new_uint64(v), ok);
+	fclose(f);
+	return o;
+}
+
+static int dvm_stat(int argc, char **argv)
+{
+	struct json_object *o;
+	unsigned int flags = 0;
+	struct mp_dvm_stats st;
+	struct dvm_smaps sm;
+	bool ok = true, have_stats;
+	uint32_t pid;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":uh", stat_opts, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			flags |= MPCTL_HUMAN;
+			break;
+		case 'h':
+			fputs(dvm_usage, stdout);
+			return MPCTL_EXIT_OK;
+		default:
+			return mpctl_getopt_error("dvm", c, argv);
+		}
+	}
+	if (optind >= argc)
+		return mpctl_usage_error("dvm", "stat: missing PID");
+	if (mpctl_parse_u32(argv[optind], &pid) || !pid || pid > INT_MAX)
+		return mpctl_usage_error("dvm", "stat: invalid PID '%s'",
+					 argv[optind]);
+	if (optind + 1 < argc)
+		return mpctl_usage_error("dvm", "stat: unexpected argument '%s'",
+					 argv[optind + 1]);
+
+	rc = read_smaps((int)pid, &sm);
+	if (rc == -ENOENT || rc == -ESRCH)
+		return mpctl_fail("dvm", "stat", "no process %u: %s", pid,
+				  strerror(ESRCH));
+	if (rc)
+		return mpctl_fail("dvm", "stat", "cannot read /proc/%u/smaps%s: %s",
+				  pid, rc == -EACCES ? " (needs root)" : "",
+				  strerror(-rc));
+	have_stats = read_stats((int)pid, &st);
+
+	o = json_object_new_object();
+	if (!o)
+		return mpctl_fail("dvm", NULL, "%s", strerror(ENOMEM));
+	add(o, "pid", json_object_new_int64(pid), &ok);
+	if (have_stats)
+		add(o, "heap", heap_json(&st, flags, &ok), &ok);
+	add(o, "memory", memory_json(&sm, flags, &ok), &ok);
+	add(o, "vmstat", vmstat_json(&ok), &ok);
+	if (!ok) {
+		json_object_put(o);
+		return mpctl_fail("dvm", NULL, "%s", strerror(ENOMEM));
+	}
+	if (mpctl_print_json(o, true))
+		return mpctl_fail("dvm", NULL, "%s", strerror(ENOMEM));
+	return MPCTL_EXIT_OK;
+}
+
+int cmd_dvm(struct mp_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 2)
+		return mpctl_usage_error("dvm", "missing subcommand (run, stat)");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(dvm_usage, stdout);
+		return MPCTL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "run"))
+		return dvm_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stat"))
+		return dvm_stat(argc - 1, argv + 1);
+	return mpctl_usage_error("dvm", "unknown subcommand '%s'", argv[1]);
+}

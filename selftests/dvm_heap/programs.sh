@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --kernel patched --mem 2G --timeout 900
+#
+# Real, unmodified programs under `mpctl dvm run`: coreutils sort on a
+# file of 400000 lines and redis-server loaded with 25000 keys (strings,
+# lists, hashes, sorted sets) through redis-cli --pipe, then
+# redis-benchmark against it.  Output must be identical to a run without
+# the launcher; the share of the heap identity mapped is printed (goal
+# >= 95 %, checked), and the run-time ratio with/without the launcher is
+# measured side by side and printed (no threshold: TCG timing).
+. /selftests/lib.sh
+tap_plan 9
+
+T=/tmp/dvm_programs
+mkdir -p $T
+now() { cut -d' ' -f1 /proc/uptime; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+# share of the heap in a summary line: "N chunks, identity X MiB (Y %)"
+summary_share() {
+	sed -n 's/.* chunks, identity [0-9.]* MiB (\([0-9.]*\) %).*/\1/p' "$1" | head -n 1
+}
+at_least() { awk -v s="$1" -v g="$2" 'BEGIN{exit !(s != "" && s >= g)}'; }
+
+# ---- sort
+awk 'BEGIN { srand(7); for (i = 0; i < 400000; i++)
+	printf "%08d %s-%d\n", int(rand() * 100000000), substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 26), i }' > $T/in.txt
+diag "sort input: $(wc -c < $T/in.txt) bytes, $(wc -l < $T/in.txt) lines"
+sort $T/in.txt > $T/sort.plain
+mpctl dvm run --stat -- sort $T/in.txt > $T/sort.dvm 2> $T/sort.err
+rc=$?
+cat $T/sort.err >&2
+check "sort runs under mpctl dvm run" '[ $rc = 0 ]'
+check "sort: output identical with and without the launcher" 'cmp $T/sort.plain $T/sort.dvm'
+share=$(summary_share $T/sort.err)
+diag "$(grep '^mp-dvm:' $T/sort.err)"
+diag "sort: heap identity share $share %"
+check "sort: >= 95 % of the heap identity mapped ($share %)" 'at_least "$share" 95'
+
+# side by side, in turns: plain (glibc malloc), jemalloc alone (the
+# allocator's share of the difference), under the launcher
+tp=0 tj=0 td=0
+add() { awk -v t="$1" -v a="$2" -v b="$3" 'BEGIN{print t + b - a}'; }
+for i in 1 2; do
+	a=$(now); sort $T/in.txt > /dev/null; b=$(now)
+	LD_PRELOAD=libjemalloc.so.2 sort $T/in.txt > /dev/null; c=$(now)
+	mpctl dvm run -- sort $T/in.txt > /dev/null; d=$(now)
+	tp=$(add "$tp" "$a" "$b") tj=$(add "$tj" "$b" "$c") td=$(add "$td" "$c" "$d")
+done
+diag "sort run time, 2 runs each: plain ${tp}s, jemalloc ${tj}s, dvm ${td}s"
+diag "sort ratio dvm/plain $(ratio "$td" "$tp"), dvm/jemalloc $(ratio "$td" "$tj")"
+ok "sort: run-time ratio measured ($(ratio "$td" "$tp"))"
+
+# ---- redis
+SOCK=$T/redis.sock
+awk 'BEGIN {
+	v = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	for (i = 0; i < 25000; i++) {
+		val = ""
+		for (j = 0; j < 6; j++) val = val substr(v, 1 + (i * 7 + j) % 62, 40)
+		printf "SET key:%d %s\r\n", i, val
+		if (i % 4 == 0) printf "RPUSH list:%d item-%d-a item-%d-b item-%d-c\r\n", i % 500, i, i, i
+		if (i % 4 == 1) printf "HSET hash:%d f%d %s\r\n", i % 700, i, substr(val, 1, 60)
+		if (i % 4 == 2) printf "ZADD zset:%d %d m%d\r\n", i % 300, i % 977, i
+	}
+}' > $T/load.txt
+diag "redis load: $(wc -l < $T/load.txt) commands"
+
+stop_redis() {
+	redis-cli -s $SOCK shutdown nosave > /dev/null 2>&1
+	wait "$RPID"
+}
+# run_redis NAME [LAUNCHER...]: start, load, query, benchmark, shut down;
+# sets RPID and the elapsed time of load + benchmark in $T/NAME.time
+run_redis() {
+	name=$1; shift
+	rm -f $SOCK
+	"$@" redis-server --port 0 --unixsocket $SOCK --save '' --appendonly no \
+		--enable-debug-command yes --daemonize no > $T/$name.log 2>&1 &
+	RPID=$!
+	wait_until 60 "redis-cli -s $SOCK ping | grep -q PONG" || return 1
+	a=$(now)
+	redis-cli -s $SOCK --pipe < $T/load.txt > $T/$name.pipe 2>&1
+	redis-benchmark -s $SOCK -q -n 10000 -t set,get,lpush,lpop > $T/$name.bench 2>&1
+	b=$(now)
+	awk -v a="$a" -v b="$b" 'BEGIN{print b - a}' > $T/$name.time
+	{
+		redis-cli -s $SOCK del counter:__rand_int__ key:__rand_int__ mylist > /dev/null
+		redis-cli -s $SOCK dbsize
+		redis-cli -s $SOCK debug digest
+		redis-cli -s $SOCK get key:12345
+		redis-cli -s $SOCK lrange list:17 0 -1
+		redis-cli -s $SOCK hgetall hash:33
+		redis-cli -s $SOCK zrange zset:5 0 -1 withscores
+	} > $T/$name.out 2>&1
+}
+
+# warm-up (TCG translates the programs' code once; no side to pay for it)
+rm -f $SOCK
+redis-server --port 0 --unixsocket $SOCK --save '' --appendonly no > $T/warm.log 2>&1 &
+RPID=$!
+wait_until 60 "redis-cli -s $SOCK ping | grep -q PONG"
+head -n 5000 $T/load.txt | redis-cli -s $SOCK --pipe > /dev/null 2>&1
+redis-benchmark -s $SOCK -q -n 2000 -t set,get,lpush,lpop > /dev/null 2>&1
+stop_redis
+run_redis plain
+stop_redis
+run_redis dvm mpctl dvm run --stat --
+rc=$?
+check "redis-server runs under mpctl dvm run" '[ $rc = 0 ]'
+mpctl dvm stat "$RPID" > $T/redis.stat
+cat $T/redis.stat >&2
+share=$(awk -F: '/"identity_share"/{gsub(/[ ,]/, "", $2); print $2; exit}' $T/redis.stat)
+mem_share=$(awk -F: '/"memory"/{m=1} m && /"identity_share"/{gsub(/[ ,]/, "", $2); print $2; exit}' $T/redis.stat)
+stop_redis
+cat $T/dvm.log >&2
+diag "$(grep '^mp-dvm:' $T/dvm.log)"
+diag "redis: heap identity share $share % (mpctl dvm stat), anonymous memory identity share $mem_share %"
+check "redis: >= 95 % of the heap identity mapped ($share %)" 'at_least "$share" 95'
+check "redis: same data and answers with and without the launcher" \
+	'[ -s $T/plain.out ] && cmp $T/plain.out $T/dvm.out'
+check "redis: --stat summary at exit" 'grep -q "^mp-dvm: pid $RPID: heap" $T/dvm.log'
+diag "redis dataset: $(head -n 2 $T/dvm.out | tr '\n' ' ')"
+diag "redis-benchmark without: $(tr '\r' '\n' < $T/plain.bench | grep 'requests per second' | tr '\n' ' ')"
+diag "redis-benchmark with:    $(tr '\r' '\n' < $T/dvm.bench | grep 'requests per second' | tr '\n' ' ')"
+tp=$(cat $T/plain.time) td=$(cat $T/dvm.time)
+diag "redis load + benchmark: plain ${tp}s, dvm ${td}s, ratio dvm/plain $(ratio "$td" "$tp")"
+ok "redis: run-time ratio measured ($(ratio "$td" "$tp"))"

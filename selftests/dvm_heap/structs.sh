@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --kernel patched --mem 2G --timeout 400
+#
+# Pointer-is-a-pointer for an unmodified program: dvm_structs builds a
+# linked list, a binary search tree and a graph (adjacency lists) with plain
+# malloc() under `mpctl dvm run`; dvm_physwalk then walks the same
+# structures treating every pointer as a physical address (it sees only the
+# process's frames, from /proc/PID/pagemap, read through /proc/PID/mem) and
+# must get the CPU's answers, with every node at VA == PA.  Without the
+# launcher the same walk must fail at the first pointer.
+. /selftests/lib.sh
+tap_plan 9
+
+T=/tmp/dvm_structs
+mkdir -p $T
+
+# start_structs OUT [LAUNCHER...]: run dvm_structs, its stdin a fifo held
+# open by a sleeper; sets SPID (the program) and HOLD (the sleeper)
+start_structs() {
+	out=$1; shift
+	rm -f $T/fifo && mkfifo $T/fifo
+	sleep 300 > $T/fifo &
+	HOLD=$!
+	"$@" dvm_structs < $T/fifo > "$out" 2> "$out.err" &
+	SPID=$!
+	wait_until 120 "grep -q ready $out"
+}
+stop_structs() {
+	kill "$HOLD" 2>/dev/null
+	wait "$SPID"
+}
+roots() { awk '/^list/{l=$2}/^tree/{t=$2}/^graph/{g=$2}END{print l, t, g}' "$1"; }
+answers() { awk '$1=="list"||$1=="tree"||$1=="graph"{print $1, $3, $4}' "$1"; }
+
+# 1. under the launcher
+start_structs $T/dvm.out mpctl dvm run --stat --
+check "dvm_structs runs under mpctl dvm run" 'grep -q ready $T/dvm.out'
+diag "$(cat $T/dvm.out | tr '\n' ' ')"
+# mpctl dvm run execs: SPID is dvm_structs itself
+mpctl dvm stat "$SPID" > $T/stat.json
+cat $T/stat.json >&2
+share=$(awk -F: '/"identity_share"/{gsub(/[ ,]/, "", $2); print $2; exit}' $T/stat.json)
+diag "heap identity share (mpctl dvm stat): $share %"
+check "mpctl dvm stat: >= 95 % of the heap identity mapped ($share %)" \
+	'awk -v s="$share" "BEGIN{exit !(s >= 95)}"'
+
+# where the anonymous memory that is not identity mapped is
+awk '/^[0-9a-f]+-[0-9a-f]+ /{a=$1; n=$NF} /^Anonymous:/{an=$2}
+     /^DvmIdentity:/{id=$2} /^VmFlags:/{ if (an - id >= 256) printf "# area %s %s: anonymous %d kB, identity %d kB\n", a, n, an, id; id=0 }' \
+	/proc/$SPID/smaps
+set -- $(roots $T/dvm.out)
+dvm_physwalk "$SPID" "$1" "$2" "$3" > $T/walk.out 2> $T/walk.err
+rc=$?
+cat $T/walk.out $T/walk.err >&2
+check "physical walk completes (every pointer is a physical address)" '[ $rc = 0 ]'
+answers $T/dvm.out > $T/cpu.ans
+grep -E '^(list|tree|graph) ' $T/walk.out > $T/walk.ans
+check "physical walk gets the CPU's answers (list, tree, graph)" \
+	'cmp $T/cpu.ans $T/walk.ans'
+nodes=$(awk '/^nodes/{print $2}' $T/walk.out)
+ident=$(awk '/^nodes/{print $4}' $T/walk.out)
+diag "nodes walked: $nodes, at VA == PA: $ident"
+check "every node walked is identity mapped ($ident of $nodes)" \
+	'[ -n "$nodes" ] && [ "$nodes" -gt 200000 ] && [ "$nodes" = "$ident" ]'
+stop_structs
+rc=$?
+check "dvm_structs exits cleanly under the launcher" '[ $rc = 0 ]'
+grep '^mp-dvm:' $T/dvm.out.err | while read -r l; do diag "$l"; done
+check "--stat prints the heap summary at exit" 'grep -q "^mp-dvm: pid $SPID: heap" $T/dvm.out.err'
+
+# 2. the same program without the launcher: same answers, walk fails
+start_structs $T/plain.out
+answers $T/plain.out > $T/plain.ans
+check "without the launcher the program's answers are the same" 'cmp $T/cpu.ans $T/plain.ans'
+set -- $(roots $T/plain.out)
+dvm_physwalk "$SPID" "$1" "$2" "$3" > $T/walk2.out 2> $T/walk2.err
+rc=$?
+cat $T/walk2.out $T/walk2.err >&2
+check "without the launcher the physical walk fails (control)" '[ $rc = 1 ]'
+stop_structs
