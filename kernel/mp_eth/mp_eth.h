@@ -93,6 +93,7 @@ struct mpe_config {
  * @devid: our device id (MP_ETH_DEV_ANY when not running)
  * @nr_devs: entries of @mac
  * @valid: bit i set when device i is a member now (clear: lost)
+ * @mtu: the smallest L2 MTU of the members (discovery), 0: not known
  * @mac: MAC table indexed by device id
  */
 struct mpe_memb {
@@ -102,6 +103,7 @@ struct mpe_memb {
 	u16 devid;
 	u16 nr_devs;
 	u32 valid;
+	u32 mtu;
 	u8 mac[MPE_MAX_DEVS][ETH_ALEN];
 };
 
@@ -125,7 +127,7 @@ struct mpe {
 	struct packet_type pt_data;
 	struct packet_type pt_ctrl;
 	struct notifier_block nb;
-	u32 max_payload;		/* READ_ONCE: the MTU may change */
+	u32 rx_payload;			/* READ_ONCE: port MTU - header */
 
 	spinlock_t rift_lock;		/* RIFT, xfers, rq counters, timer */
 	struct mp_rift rift;
@@ -155,6 +157,7 @@ struct mpe_xfer {
 
 /* main.c */
 u32 mpe_max_payload(struct mpe *m);
+u32 mpe_rx_payload(struct mpe *m);
 
 int mpe_memb_set(struct mpe *m, const struct mpe_memb *n);
 void mpe_memb_get(struct mpe *m, struct mpe_memb *out);

@@ -65,7 +65,7 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	/* receive handlers run under rcu_read_lock() */
 	mb = rcu_dereference(m->memb);
 	peer = mpe_peer_by_mac(mb, eth_hdr(skb)->h_source);
-	if (mp_frame_decode(skb->data, skb->len, mpe_max_payload(m), &f) ||
+	if (mp_frame_decode(skb->data, skb->len, mpe_rx_payload(m), &f) ||
 	    ctrl != mp_frame_op_is_control(f.op)) {
 		mpe_malformed(m, peer);
 		goto drop;
