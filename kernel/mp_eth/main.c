@@ -388,6 +388,7 @@ static int __init mpe_init(void)
 	if (!m)
 		return -ENOMEM;
 	atomic64_set(&m->dropped, 0);
+	/* struct mpe_drops: zeroed by kzalloc() */
 	mutex_init(&m->memb_mutex);
 	ret = mpe_config_init(&m->cfg);
 	if (ret)

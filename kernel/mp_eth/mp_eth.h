@@ -109,6 +109,34 @@ struct mpe_memb {
 
 struct mpe_disc;
 
+/**
+ * struct mpe_drops - frames the receive path dropped, by reason
+ * @malformed: mp_frame_decode() refused it (truncated, a length beyond
+ *	the payload or the frame limit, unknown version, opcode or flags, ...)
+ * @wrong_ethertype: a data opcode on the control EtherType or the reverse
+ * @unknown_src: a data frame from a MAC that is not a pool member
+ * @forged_src: a data frame whose source device id is not the device of
+ *	its source MAC (a forged id)
+ * @not_for_us: a data frame whose dst is not this device
+ * @wrong_gen: a data frame of another generation
+ * @not_running: a data frame while no pool is formed
+ * @control_ignored: a control frame with a static table (no discovery)
+ *
+ * Every one is also in mpe.dropped (which discovery's own refusals add
+ * to), and a frame from a member's MAC counts in that peer's malformed.
+ * Shown in /sys/class/misc/mp_eth/drops/.
+ */
+struct mpe_drops {
+	atomic64_t malformed;
+	atomic64_t wrong_ethertype;
+	atomic64_t unknown_src;
+	atomic64_t forged_src;
+	atomic64_t not_for_us;
+	atomic64_t wrong_gen;
+	atomic64_t not_running;
+	atomic64_t control_ignored;
+};
+
 struct mpe_peer {
 	spinlock_t lock;		/* win, rs */
 	struct mp_window win;
@@ -138,6 +166,7 @@ struct mpe {
 	wait_queue_head_t wq;		/* waits for credit / completions */
 
 	atomic64_t dropped;		/* frames that match no peer */
+	struct mpe_drops drops;		/* why frames were dropped */
 	struct mpe_peer peer[MPE_MAX_DEVS];
 };
 

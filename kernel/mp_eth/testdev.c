@@ -14,6 +14,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sysfs.h>
 #include <linux/uaccess.h>
 #include <linux/mp_eth_test.h>
 
@@ -137,6 +138,52 @@ static long mpe_test_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
+/*
+ * /sys/class/misc/mp_eth/drops/: frames the receive path dropped, by
+ * reason (struct mpe_drops), and all of them (dropped, discovery's
+ * refusals included). Read-only, for everyone: counters, no pool data.
+ */
+#define MPE_DROP_ATTR(_name, _expr)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lld\n", (s64)atomic64_read(_expr));	\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+MPE_DROP_ATTR(dropped, &mpe_test_m->dropped);
+MPE_DROP_ATTR(malformed, &mpe_test_m->drops.malformed);
+MPE_DROP_ATTR(wrong_ethertype, &mpe_test_m->drops.wrong_ethertype);
+MPE_DROP_ATTR(unknown_src, &mpe_test_m->drops.unknown_src);
+MPE_DROP_ATTR(forged_src, &mpe_test_m->drops.forged_src);
+MPE_DROP_ATTR(not_for_us, &mpe_test_m->drops.not_for_us);
+MPE_DROP_ATTR(wrong_gen, &mpe_test_m->drops.wrong_gen);
+MPE_DROP_ATTR(not_running, &mpe_test_m->drops.not_running);
+MPE_DROP_ATTR(control_ignored, &mpe_test_m->drops.control_ignored);
+
+static struct attribute *mpe_drops_attrs[] = {
+	&dev_attr_dropped.attr,
+	&dev_attr_malformed.attr,
+	&dev_attr_wrong_ethertype.attr,
+	&dev_attr_unknown_src.attr,
+	&dev_attr_forged_src.attr,
+	&dev_attr_not_for_us.attr,
+	&dev_attr_wrong_gen.attr,
+	&dev_attr_not_running.attr,
+	&dev_attr_control_ignored.attr,
+	NULL
+};
+
+static const struct attribute_group mpe_drops_group = {
+	.name	= "drops",
+	.attrs	= mpe_drops_attrs,
+};
+
+static const struct attribute_group *mpe_test_groups[] = {
+	&mpe_drops_group,
+	NULL
+};
+
 static const struct file_operations mpe_test_fops = {
 	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= mpe_test_ioctl,
@@ -149,6 +196,7 @@ static struct miscdevice mpe_test_misc = {
 	.name	= "mp_eth",
 	.fops	= &mpe_test_fops,
 	.mode	= 0600,
+	.groups	= mpe_test_groups,
 };
 
 int mpe_testdev_init(struct mpe *m)
