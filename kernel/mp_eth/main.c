@@ -121,6 +121,8 @@ u32 mpe_max_payload(struct mpe *m)
 		l2 = m->cfg.mtu;
 	if (pool && pool < l2)
 		l2 = pool;
+	/* room for the authentication trailer whenever a key is held */
+	l2 -= min(l2, mpe_auth_overhead(m));
 	return l2 > MP_ETH_HDR_LEN ? l2 - MP_ETH_HDR_LEN : 1;
 }
 
@@ -390,6 +392,7 @@ static int __init mpe_init(void)
 	atomic64_set(&m->dropped, 0);
 	/* struct mpe_drops: zeroed by kzalloc() */
 	mutex_init(&m->memb_mutex);
+	mutex_init(&m->key_mutex);
 	ret = mpe_config_init(&m->cfg);
 	if (ret)
 		goto err_free;
@@ -483,6 +486,7 @@ static void __exit mpe_exit(void)
 	unregister_netdevice_notifier(&m->nb);
 	mpe_requester_exit(m);
 	netdev_put(m->ndev, &m->ndev_tracker);
+	mpe_auth_exit(m);
 	kfree(m->disc);
 	kfree(rcu_access_pointer(m->memb));
 	kfree(m);

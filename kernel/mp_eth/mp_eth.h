@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
+#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -109,6 +110,22 @@ struct mpe_memb {
 
 struct mpe_disc;
 
+#define MPE_KEYS	2	/* the key in use and the previous/next one */
+
+/**
+ * struct mpe_keys - the pool keys (auth.c; RCU, wiped when freed)
+ * @valid: bit i set when slot i holds a key
+ * @tx: the slot that signs what we send, -1: frames go out untagged
+ * @id: key id of each slot
+ * @key: SipHash key of each slot
+ */
+struct mpe_keys {
+	u32 valid;
+	int tx;
+	u32 id[MPE_KEYS];
+	siphash_key_t key[MPE_KEYS];
+};
+
 /**
  * struct mpe_drops - frames the receive path dropped, by reason
  * @malformed: mp_frame_decode() refused it (truncated, a length beyond
@@ -121,6 +138,8 @@ struct mpe_disc;
  * @wrong_gen: a data frame of another generation
  * @not_running: a data frame while no pool is formed
  * @control_ignored: a control frame with a static table (no discovery)
+ * @no_tag: a frame without an authentication trailer while we sign ours
+ * @bad_tag: a trailer under a key we do not hold, or a wrong tag
  *
  * Every one is also in mpe.dropped (which discovery's own refusals add
  * to), and a frame from a member's MAC counts in that peer's malformed.
@@ -135,6 +154,8 @@ struct mpe_drops {
 	atomic64_t wrong_gen;
 	atomic64_t not_running;
 	atomic64_t control_ignored;
+	atomic64_t no_tag;
+	atomic64_t bad_tag;
 };
 
 struct mpe_peer {
@@ -167,6 +188,8 @@ struct mpe {
 
 	atomic64_t dropped;		/* frames that match no peer */
 	struct mpe_drops drops;		/* why frames were dropped */
+	struct mpe_keys __rcu *keys;	/* NULL: no pool key */
+	struct mutex key_mutex;		/* serializes key changes */
 	struct mpe_peer peer[MPE_MAX_DEVS];
 };
 
@@ -226,6 +249,15 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 void mpe_peer_stats(struct mpe *m, u16 id, struct mp_peer_stats *st,
 		    u32 *inflight, bool *reachable);
 u32 mpe_inflight(struct mpe *m);
+
+/* auth.c */
+const struct mpe_keys *mpe_auth_sign_begin(struct mpe *m);
+void mpe_auth_sign(const struct mpe_keys *k, struct sk_buff *skb);
+atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
+			   const struct mp_frame *f);
+u32 mpe_auth_overhead(struct mpe *m);
+int mpe_auth_set(struct mpe *m, u32 op, u32 id, const u8 *raw);
+void mpe_auth_exit(struct mpe *m);
 
 /* testdev.c */
 int mpe_testdev_init(struct mpe *m);

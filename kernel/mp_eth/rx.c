@@ -102,6 +102,12 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 		mpe_drop(m, peer, &m->drops.malformed);
 		goto drop;
 	}
+	/* nothing else looks at a frame that fails the pool key */
+	why = mpe_auth_check(m, skb, &f);
+	if (why) {
+		mpe_drop(m, peer, why);
+		goto drop;
+	}
 	if (ctrl != mp_frame_op_is_control(f.op)) {
 		mpe_drop(m, peer, &m->drops.wrong_ethertype);
 		goto drop;

@@ -14,6 +14,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/uaccess.h>
 #include <linux/mp_eth_test.h>
@@ -118,6 +119,18 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 	return copy_to_user(arg, &p, sizeof(p)) ? -EFAULT : 0;
 }
 
+static long mpe_ioc_key(struct mpe *m, void __user *arg)
+{
+	struct mpe_test_key k;
+	int ret;
+
+	if (copy_from_user(&k, arg, sizeof(k)))
+		return -EFAULT;
+	ret = mpe_auth_set(m, k.op, k.id, k.key);
+	memzero_explicit(&k, sizeof(k));
+	return ret;
+}
+
 static long mpe_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -133,6 +146,8 @@ static long mpe_test_ioctl(struct file *file, unsigned int cmd,
 		return mpe_ioc_info(m, uarg);
 	case MPE_IOC_PEER:
 		return mpe_ioc_peer(m, uarg);
+	case MPE_IOC_KEY:
+		return mpe_ioc_key(m, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -160,6 +175,8 @@ MPE_DROP_ATTR(not_for_us, &mpe_test_m->drops.not_for_us);
 MPE_DROP_ATTR(wrong_gen, &mpe_test_m->drops.wrong_gen);
 MPE_DROP_ATTR(not_running, &mpe_test_m->drops.not_running);
 MPE_DROP_ATTR(control_ignored, &mpe_test_m->drops.control_ignored);
+MPE_DROP_ATTR(no_tag, &mpe_test_m->drops.no_tag);
+MPE_DROP_ATTR(bad_tag, &mpe_test_m->drops.bad_tag);
 
 static struct attribute *mpe_drops_attrs[] = {
 	&dev_attr_dropped.attr,
@@ -171,6 +188,8 @@ static struct attribute *mpe_drops_attrs[] = {
 	&dev_attr_wrong_gen.attr,
 	&dev_attr_not_running.attr,
 	&dev_attr_control_ignored.attr,
+	&dev_attr_no_tag.attr,
+	&dev_attr_bad_tag.attr,
 	NULL
 };
 
@@ -179,7 +198,40 @@ static const struct attribute_group mpe_drops_group = {
 	.attrs	= mpe_drops_attrs,
 };
 
+/*
+ * /sys/class/misc/mp_eth/key_ids: "none", or the ids of the keys held,
+ * the one that signs marked with '*'. Never the key material.
+ */
+static ssize_t key_ids_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	const struct mpe_keys *k;
+	int i, n = 0;
+
+	rcu_read_lock();
+	k = rcu_dereference(mpe_test_m->keys);
+	for (i = 0; k && i < MPE_KEYS; i++)
+		if (k->valid & BIT(i))
+			n += sysfs_emit_at(buf, n, "%s%u%s", n ? " " : "",
+					   k->id[i], k->tx == i ? "*" : "");
+	rcu_read_unlock();
+	if (!n)
+		n = sysfs_emit(buf, "none");
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+static DEVICE_ATTR_RO(key_ids);
+
+static struct attribute *mpe_test_attrs[] = {
+	&dev_attr_key_ids.attr,
+	NULL
+};
+
+static const struct attribute_group mpe_test_group = {
+	.attrs	= mpe_test_attrs,
+};
+
 static const struct attribute_group *mpe_test_groups[] = {
+	&mpe_test_group,
 	&mpe_drops_group,
 	NULL
 };
