@@ -49,5 +49,6 @@ int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_apply_config(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_check_config(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_key(struct mp_ctx *ctx, int argc, char **argv);
 
 #endif /* _MPCTL_H */
