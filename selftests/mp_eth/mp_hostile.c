@@ -27,15 +27,26 @@
  *   mp_hostile [-i IFACE] capture FILE SECS [MAX]
  *	promiscuous: save the data and control frames other hosts send (at
  *	most MAX, default 4096) for SECS seconds, or until SIGTERM
- *   mp_hostile [-i IFACE] replay FILE [GEN_DELTA]
+ *   mp_hostile [-i IFACE] replay FILE [GEN_DELTA|tamper]
  *	send every saved frame again as it was captured (source MAC
  *	included); with GEN_DELTA only the data frames, their header's
- *	generation shifted by GEN_DELTA
+ *	generation shifted by GEN_DELTA; with tamper only the data frames,
+ *	one bit of their offset flipped (a pool key's tag no longer fits)
+ *   mp_hostile [-i IFACE] spoof TARGET OWNER OFFSET LEN [ROUNDS]
+ *	pose as device OWNER (its MAC and id): ROUNDS (default 20) of 16
+ *	well-formed reads and writes of TARGET at OFFSET with random
+ *	sequence numbers, half with a made-up authentication trailer; prints
+ *	what TARGET answered to OWNER's MAC (seen on a hub). Without a pool
+ *	key this succeeds: it is the attack the key is for
  *   mp_hostile [-i IFACE] sig send TOKEN [SECS [NACKS]]
  *   mp_hostile [-i IFACE] sig wait TOKEN [SECS]
  *	a rendezvous between guests that does not need our modules:
  *	broadcast TOKEN on EtherType 0x88B7 until NACKS hosts acked it /
  *	wait for TOKEN and ack it
+ *
+ * -m MAC,MAC,... -g GEN: the members (in device id order) and generation
+ * of a pool with a static table, which sends no heartbeats to learn them
+ * from (-g defaults to 1).
  *
  * Exit status 0, 1 on a failed rendezvous, 2 on bad usage or a socket
  * error.
@@ -261,6 +272,35 @@ static int cmp_member(const void *a, const void *b)
  * Heartbeats are broadcast DISCOVER_ACKs that describe their sender: the
  * sorted chip ids give the device ids, the header's gen the generation.
  */
+static struct member preset[MAX_MEMBERS];
+static unsigned int nr_preset;
+static uint32_t preset_gen = 1;
+
+/* -m MAC,MAC,...: the members in device id order (a static table). */
+static int parse_members(const char *list)
+{
+	unsigned int b[ETH_ALEN], k;
+	const char *p = list;
+	int used;
+
+	while (*p && nr_preset < MAX_MEMBERS) {
+		if (sscanf(p, "%x:%x:%x:%x:%x:%x%n", &b[0], &b[1], &b[2], &b[3],
+			   &b[4], &b[5], &used) != 6)
+			return -1;
+		for (k = 0; k < ETH_ALEN; k++)
+			preset[nr_preset].mac[k] = (unsigned char)b[k];
+		preset[nr_preset].chip_id = nr_preset + 1;
+		preset[nr_preset].capacity = 256ULL << 20;
+		nr_preset++;
+		p += used;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return *p ? -1 : 0;
+}
+
 static void scan(double secs)
 {
 	uint64_t end = now_ns() + (uint64_t)(secs * 1e9);
@@ -268,6 +308,12 @@ static void scan(double secs)
 	unsigned int i;
 	ssize_t n;
 
+	if (nr_preset) {
+		memcpy(members, preset, sizeof(preset));
+		nr_members = nr_preset;
+		pool_gen = preset_gen;
+		return;
+	}
 	nr_members = 0;
 	while (now_ns() < end) {
 		const unsigned char *t = f + ETH_HLEN, *p = t + MP_ETH_HDR_LEN;
@@ -543,6 +589,75 @@ static int cmd_attack(unsigned int target, unsigned int owner, uint64_t off,
 	return 0;
 }
 
+/* ---- spoof: a member's MAC, well-formed requests, no pool key */
+
+static int cmd_spoof(unsigned int target, unsigned int owner, uint64_t off,
+		     uint32_t len, unsigned int rounds)
+{
+	unsigned char f[MAX_FRAME];
+	const unsigned char *tmac, *omac;
+	unsigned long long seen = 0, seen_bytes = 0;
+	uint32_t chunk = len > 1024 ? 1024 : len;
+	unsigned int r, i;
+	uint16_t sn;
+	ssize_t n;
+
+	scan(3);
+	print_members();
+	if (target >= nr_members || owner >= nr_members || target == owner) {
+		fprintf(stderr, "mp_hostile: need devices %u and %u in the pool (%u heard)\n",
+			target, owner, nr_members);
+		return 1;
+	}
+	tmac = members[target].mac;
+	omac = members[owner].mac;
+	srand((unsigned int)now_ns());
+	for (r = 0; r < rounds; r++) {
+		/* any sequence number: some land in the window, others resync */
+		sn = (uint16_t)rand();
+		for (i = 0; i < 16; i++, sn++) {
+			struct hdr h = request(i & 1 ? MP_ETH_OP_WRITE_REQ :
+					       MP_ETH_OP_READ_REQ,
+					       (uint16_t)owner,
+					       (uint16_t)target, sn, off, chunk);
+			size_t l, pl = i & 1 ? chunk : 0;
+
+			/* half of them with a trailer and a made-up tag */
+			if (i & 2)
+				h.flags |= MP_ETH_F_AUTH;
+			l = build(f, tmac, omac, etype_data, &h);
+			memset(f + l, 0xee, pl);
+			l += pl;
+			if (i & 2) {
+				put32(f + l, 1);
+				put32(f + l + 4, 0);
+				put64(f + l + 8, ((uint64_t)rand() << 32) |
+				      (uint32_t)rand());
+				l += MP_ETH_AUTH_LEN;
+			}
+			count_kind(i & 2 ? "spoof_bad_tag" : "spoof_no_tag");
+			xmit(f, l);
+		}
+	}
+	/* what the target answered to the member we posed as (a hub) */
+	for (i = 0; i < 20; i++) {
+		n = recv_frame(f, sizeof(f), 100);
+		if (n < ETH_HLEN + MP_ETH_HDR_LEN || memcmp(f, omac, ETH_ALEN) ||
+		    memcmp(f + ETH_ALEN, tmac, ETH_ALEN) ||
+		    etype_of(f) != etype_data)
+			continue;
+		seen++;
+		if (f[ETH_HLEN + 1] == MP_ETH_OP_READ_RESP)
+			seen_bytes += (unsigned long long)(n - ETH_HLEN -
+							   MP_ETH_HDR_LEN);
+	}
+	for (i = 0; i < nr_kinds; i++)
+		printf("sent %s %llu\n", kinds[i].name, kinds[i].n);
+	printf("sent %llu answers_to_owner %llu bytes_returned %llu\n", sent,
+	       seen, seen_bytes);
+	return 0;
+}
+
 /* ---- flood: bogus discovery frames */
 
 static int cmd_flood(unsigned long count, double rate)
@@ -670,7 +785,11 @@ static int cmd_capture(const char *file, double secs, unsigned long max)
 	return 0;
 }
 
-static int cmd_replay(const char *file, int gen_delta)
+/*
+ * gen_delta: shift the generation of data frames; tamper: change one
+ * offset byte of each data frame and keep its trailer as it was.
+ */
+static int cmd_replay(const char *file, int gen_delta, int tamper)
 {
 	unsigned char f[MAX_FRAME], l[2];
 	unsigned long n = 0, data = 0, ctrl = 0;
@@ -689,8 +808,10 @@ static int cmd_replay(const char *file, int gen_delta)
 		 * comes back; without a pool key nobody can tell it from a
 		 * replay (Documentation/security.rst).
 		 */
-		if (gen_delta && etype_of(f) != etype_data)
+		if ((gen_delta || tamper) && etype_of(f) != etype_data)
 			continue;
+		if (tamper && len >= ETH_HLEN + MP_ETH_HDR_LEN)
+			f[ETH_HLEN + 23] ^= 0x40;
 		if (gen_delta && len >= ETH_HLEN + MP_ETH_HDR_LEN)
 			put32(f + ETH_HLEN + 8,
 			      get32(f + ETH_HLEN + 8) + (uint32_t)gen_delta);
@@ -796,7 +917,8 @@ static int cmd_sig(const char *what, const char *token, double secs,
 
 static void usage(void)
 {
-	fprintf(stderr, "mp_hostile [-i IFACE] scan|attack|flood|capture|replay|sig ...\n"
+	fprintf(stderr, "mp_hostile [-i IFACE] [-m MACS [-g GEN]]\n"
+		"  scan|attack|spoof|flood|capture|replay|sig ...\n"
 		"(see the comment at the top of mp_hostile.c)\n");
 	exit(2);
 }
@@ -818,10 +940,17 @@ int main(int argc, char **argv)
 	const char *ifname = "eth0", *cmd;
 	int c;
 
-	while ((c = getopt(argc, argv, "+i:D:C:")) != -1) {
+	while ((c = getopt(argc, argv, "+i:D:C:m:g:")) != -1) {
 		switch (c) {
 		case 'i':
 			ifname = optarg;
+			break;
+		case 'm':
+			if (parse_members(optarg))
+				usage();
+			break;
+		case 'g':
+			preset_gen = (uint32_t)num(optarg);
 			break;
 		case 'D':
 			etype_data = (unsigned int)num(optarg);
@@ -839,7 +968,7 @@ int main(int argc, char **argv)
 		usage();
 	cmd = argv[0];
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	open_sock(ifname, !strcmp(cmd, "capture"));
+	open_sock(ifname, !strcmp(cmd, "capture") || !strcmp(cmd, "spoof"));
 	if (!strcmp(cmd, "scan") && argc == 2)
 		return cmd_scan(atof(argv[1]));
 	if (!strcmp(cmd, "attack") && (argc == 5 || argc == 6))
@@ -853,7 +982,14 @@ int main(int argc, char **argv)
 		return cmd_capture(argv[1], atof(argv[2]),
 				   argc == 4 ? num(argv[3]) : 4096);
 	if (!strcmp(cmd, "replay") && (argc == 2 || argc == 3))
-		return cmd_replay(argv[1], argc == 3 ? atoi(argv[2]) : 0);
+		return cmd_replay(argv[1], argc == 3 && strcmp(argv[2], "tamper") ?
+				  atoi(argv[2]) : 0,
+				  argc == 3 && !strcmp(argv[2], "tamper"));
+	if (!strcmp(cmd, "spoof") && (argc == 5 || argc == 6))
+		return cmd_spoof((unsigned int)num(argv[1]),
+				 (unsigned int)num(argv[2]), num(argv[3]),
+				 (uint32_t)num(argv[4]),
+				 argc == 6 ? (unsigned int)num(argv[5]) : 20);
 	if (!strcmp(cmd, "sig") && argc >= 3)
 		return cmd_sig(argv[1], argv[2], argc > 3 ? atof(argv[3]) : 60,
 			       argc > 4 ? (unsigned int)num(argv[4]) : 1);
