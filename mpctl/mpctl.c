@@ -37,6 +37,7 @@ static const struct mpctl_cmd mpctl_cmds[] = {
 	{ "offline", cmd_offline, "offline segments" },
 	{ "monitor", cmd_monitor, "print segment state changes as they happen" },
 	{ "stats", cmd_stats, "transport counters of every peer device" },
+	{ "key", cmd_key, "set or clear the transport's pool key (root)" },
 	{ "apply-config", cmd_apply_config,
 	  "load cmm_mp and online segments as the config file says" },
 	{ "check-config", cmd_check_config,

@@ -50,5 +50,6 @@ int cmd_stats(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_apply_config(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_check_config(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_dvm(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_key(struct mp_ctx *ctx, int argc, char **argv);
 
 #endif /* _MPCTL_H */

@@ -55,6 +55,11 @@ u32 mp_frame_payload_len(const struct mp_frame *f)
 	}
 }
 
+u32 mp_frame_trailer_len(const struct mp_frame *f)
+{
+	return f->flags & MP_ETH_F_AUTH ? MP_ETH_AUTH_LEN : 0;
+}
+
 static bool status_is_errno(int status)
 {
 	return status < 0 && status >= -MP_ETH_MAX_ERRNO;
@@ -80,6 +85,12 @@ static int check_data(const struct mp_frame *f, u32 max_payload)
 	return 0;
 }
 
+/* Flags but MP_ETH_F_AUTH, which any frame may carry. */
+static u16 flags_of(const struct mp_frame *f)
+{
+	return f->flags & ~MP_ETH_F_AUTH;
+}
+
 static int check_request(const struct mp_frame *f)
 {
 	u16 span;
@@ -100,7 +111,7 @@ static int check_request(const struct mp_frame *f)
 
 static int check_response(const struct mp_frame *f)
 {
-	if (f->flags || f->ack)
+	if (flags_of(f) || f->ack)
 		return -EPROTO;
 	if (f->op == MP_ETH_OP_NAK)
 		return status_is_errno(f->status) ? 0 : -EPROTO;
@@ -109,7 +120,7 @@ static int check_response(const struct mp_frame *f)
 
 static int check_control(const struct mp_frame *f, u32 max_payload)
 {
-	if (f->flags || f->ack || f->status || f->offset)
+	if (flags_of(f) || f->ack || f->status || f->offset)
 		return -EPROTO;
 	if (f->len > max_payload)
 		return -EMSGSIZE;
@@ -126,13 +137,11 @@ int mp_frame_check(const struct mp_frame *f, u32 max_payload)
 
 	if (!f)
 		return -EINVAL;
-	if (f->flags & MP_ETH_F_AUTH)
-		return -EOPNOTSUPP;
 	if (mp_frame_op_is_control(f->op))
 		return check_control(f, max_payload);
 	if (!mp_frame_op_is_request(f->op) && !mp_frame_op_is_response(f->op))
 		return -EOPNOTSUPP;
-	if (f->flags & ~MP_ETH_F_KNOWN)
+	if (flags_of(f) & ~MP_ETH_F_KNOWN)
 		return -EPROTO;
 	ret = check_data(f, max_payload);
 	if (ret)
@@ -203,7 +212,8 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
 		return ret;
 
 	/* 64-bit arithmetic: no overflow even where size_t is 32 bits. */
-	need = (u64)MP_ETH_HDR_LEN + mp_frame_payload_len(f);
+	need = (u64)MP_ETH_HDR_LEN + mp_frame_payload_len(f) +
+	       mp_frame_trailer_len(f);
 	if ((u64)size < need)
 		return -EBADMSG;
 	if ((u64)size > need && size > MP_ETH_MIN_PDU)

@@ -44,10 +44,13 @@ bool mp_frame_op_is_control(u8 op);
 /* Payload bytes that follow the header of a valid frame f. */
 u32 mp_frame_payload_len(const struct mp_frame *f);
 
+/* Trailer bytes after the payload: MP_ETH_AUTH_LEN with MP_ETH_F_AUTH. */
+u32 mp_frame_trailer_len(const struct mp_frame *f);
+
 /*
  * Validate f against the protocol rules; max_payload is the largest payload
  * one frame may carry on this link (MTU - MP_ETH_HDR_LEN). 0 or -errno:
- * -EOPNOTSUPP unknown opcode or MP_ETH_F_AUTH, -EMSGSIZE len > max_payload,
+ * -EOPNOTSUPP unknown opcode, -EMSGSIZE len > max_payload,
  * -EPROTO any other inconsistency.
  */
 int mp_frame_check(const struct mp_frame *f, u32 max_payload);
@@ -63,9 +66,11 @@ int mp_frame_encode(const struct mp_frame *f, u32 max_payload, u8 *buf,
 /*
  * Decode and validate the L2 payload buf[0..size): the header, and that the
  * payload mp_frame_payload_len(f) it announces is all there (it starts at
- * buf + MP_ETH_HDR_LEN). Bytes after the payload are accepted only as
- * Ethernet padding (size <= MP_ETH_MIN_PDU). Never reads outside buf;
- * *f is meaningless after an error. Returns 0 or -errno: -EBADMSG truncated or trailing garbage,
+ * buf + MP_ETH_HDR_LEN), and with MP_ETH_F_AUTH the trailer after it
+ * (mp_frame_trailer_len(); the caller checks the tag). Other bytes after
+ * that are accepted only as Ethernet padding (size <= MP_ETH_MIN_PDU).
+ * Never reads outside buf; *f is meaningless after an error. Returns 0 or
+ * -errno: -EBADMSG truncated or trailing garbage,
  * -EPROTONOSUPPORT wrong version, plus those of mp_frame_check().
  */
 int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,

@@ -208,6 +208,10 @@ static void mpe_disc_finish(struct mpe *m, struct mp_dmember *v, u32 n,
 	}
 	mb.devid = self;
 	mb.nr_devs = t->nr_devs;
+	/* frames must fit the smallest MTU of the pool (protocol.rst) */
+	for (i = 0; i < n; i++)
+		if (!mb.mtu || v[i].mtu < mb.mtu)
+			mb.mtu = v[i].mtu;
 	for (i = 0; i < t->nr_devs; i++) {
 		ether_addr_copy(mb.mac[i], t->dev[i].mac);
 		if (t->dev[i].valid)

@@ -100,9 +100,30 @@ MODULE_PARM_DESC(hb_timeout_ms, "discovery: a member silent this long is lost an
 
 static struct mpe *mpe_dev;
 
+/* The largest transport payload the port can receive. */
+u32 mpe_rx_payload(struct mpe *m)
+{
+	return READ_ONCE(m->rx_payload);
+}
+
+/*
+ * The largest payload we send: what the port carries, capped by mtu= and
+ * by the smallest MTU of the pool's members (discovery).
+ */
 u32 mpe_max_payload(struct mpe *m)
 {
-	return READ_ONCE(m->max_payload);
+	u32 l2 = READ_ONCE(m->ndev->mtu), pool;
+
+	rcu_read_lock();
+	pool = rcu_dereference(m->memb)->mtu;
+	rcu_read_unlock();
+	if (m->cfg.mtu && m->cfg.mtu < l2)
+		l2 = m->cfg.mtu;
+	if (pool && pool < l2)
+		l2 = pool;
+	/* room for the authentication trailer whenever a key is held */
+	l2 -= min(l2, mpe_auth_overhead(m));
+	return l2 > MP_ETH_HDR_LEN ? l2 - MP_ETH_HDR_LEN : 1;
 }
 
 /* Called under RTNL or before the handlers run. */
@@ -110,13 +131,7 @@ static void mpe_update_mtu(struct mpe *m)
 {
 	u32 l2 = m->ndev->mtu;
 
-	if (m->cfg.mtu && m->cfg.mtu < l2)
-		l2 = m->cfg.mtu;
-	if (l2 <= MP_ETH_HDR_LEN) {
-		WRITE_ONCE(m->max_payload, 1);
-		return;
-	}
-	WRITE_ONCE(m->max_payload, l2 - MP_ETH_HDR_LEN);
+	WRITE_ONCE(m->rx_payload, l2 > MP_ETH_HDR_LEN ? l2 - MP_ETH_HDR_LEN : 1);
 }
 
 static int mpe_parse_peers(struct mpe_config *c, const char *list)
@@ -350,9 +365,18 @@ static int mpe_netdev_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	/*
 	 * The module holds a reference on the port: it cannot be
-	 * unregistered before mp_eth is unloaded.
+	 * unregistered before mp_eth is unloaded. Its MTU must not change
+	 * under the pool either: peers size their frames by what it was when
+	 * the pool formed (a smaller one would drop their frames, a larger
+	 * one they do not know about), so the change is refused.
 	 */
+	if (event == NETDEV_PRECHANGEMTU) {
+		pr_err("%s: MTU change refused: mp_eth sends frames of up to %u bytes on it; unload mp_eth, change the MTU, load mp_eth again\n",
+		       dev->name, mpe_max_payload(m) + MP_ETH_HDR_LEN);
+		return notifier_from_errno(-EBUSY);
+	}
 	if (event == NETDEV_CHANGEMTU) {
+		/* not through dev_set_mtu(): follow it */
 		mpe_update_mtu(m);
 		pr_info("%s: MTU %u, %u bytes per frame\n", dev->name,
 			dev->mtu, mpe_max_payload(m));
@@ -369,7 +393,9 @@ static int __init mpe_init(void)
 	if (!m)
 		return -ENOMEM;
 	atomic64_set(&m->dropped, 0);
+	/* struct mpe_drops: zeroed by kzalloc() */
 	mutex_init(&m->memb_mutex);
+	mutex_init(&m->key_mutex);
 	ret = mpe_config_init(&m->cfg);
 	if (ret)
 		goto err_free;
@@ -463,6 +489,7 @@ static void __exit mpe_exit(void)
 	unregister_netdevice_notifier(&m->nb);
 	mpe_requester_exit(m);
 	netdev_put(m->ndev, &m->ndev_tracker);
+	mpe_auth_exit(m);
 	kfree(m->disc);
 	kfree(rcu_access_pointer(m->memb));
 	kfree(m);

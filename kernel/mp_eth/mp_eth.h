@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
+#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -93,6 +94,7 @@ struct mpe_config {
  * @devid: our device id (MP_ETH_DEV_ANY when not running)
  * @nr_devs: entries of @mac
  * @valid: bit i set when device i is a member now (clear: lost)
+ * @mtu: the smallest L2 MTU of the members (discovery), 0: not known
  * @mac: MAC table indexed by device id
  */
 struct mpe_memb {
@@ -102,10 +104,59 @@ struct mpe_memb {
 	u16 devid;
 	u16 nr_devs;
 	u32 valid;
+	u32 mtu;
 	u8 mac[MPE_MAX_DEVS][ETH_ALEN];
 };
 
 struct mpe_disc;
+
+#define MPE_KEYS	2	/* the key in use and the previous/next one */
+
+/**
+ * struct mpe_keys - the pool keys (auth.c; RCU, wiped when freed)
+ * @valid: bit i set when slot i holds a key
+ * @tx: the slot that signs what we send, -1: frames go out untagged
+ * @id: key id of each slot
+ * @key: SipHash key of each slot
+ */
+struct mpe_keys {
+	u32 valid;
+	int tx;
+	u32 id[MPE_KEYS];
+	siphash_key_t key[MPE_KEYS];
+};
+
+/**
+ * struct mpe_drops - frames the receive path dropped, by reason
+ * @malformed: mp_frame_decode() refused it (truncated, a length beyond
+ *	the payload or the frame limit, unknown version, opcode or flags, ...)
+ * @wrong_ethertype: a data opcode on the control EtherType or the reverse
+ * @unknown_src: a data frame from a MAC that is not a pool member
+ * @forged_src: a data frame whose source device id is not the device of
+ *	its source MAC (a forged id)
+ * @not_for_us: a data frame whose dst is not this device
+ * @wrong_gen: a data frame of another generation
+ * @not_running: a data frame while no pool is formed
+ * @control_ignored: a control frame with a static table (no discovery)
+ * @no_tag: a frame without an authentication trailer while we sign ours
+ * @bad_tag: a trailer under a key we do not hold, or a wrong tag
+ *
+ * Every one is also in mpe.dropped (which discovery's own refusals add
+ * to), and a frame from a member's MAC counts in that peer's malformed.
+ * Shown in /sys/class/misc/mp_eth/drops/.
+ */
+struct mpe_drops {
+	atomic64_t malformed;
+	atomic64_t wrong_ethertype;
+	atomic64_t unknown_src;
+	atomic64_t forged_src;
+	atomic64_t not_for_us;
+	atomic64_t wrong_gen;
+	atomic64_t not_running;
+	atomic64_t control_ignored;
+	atomic64_t no_tag;
+	atomic64_t bad_tag;
+};
 
 struct mpe_peer {
 	spinlock_t lock;		/* win, rs */
@@ -125,7 +176,7 @@ struct mpe {
 	struct packet_type pt_data;
 	struct packet_type pt_ctrl;
 	struct notifier_block nb;
-	u32 max_payload;		/* READ_ONCE: the MTU may change */
+	u32 rx_payload;			/* READ_ONCE: port MTU - header */
 
 	spinlock_t rift_lock;		/* RIFT, xfers, rq counters, timer */
 	struct mp_rift rift;
@@ -136,6 +187,9 @@ struct mpe {
 	wait_queue_head_t wq;		/* waits for credit / completions */
 
 	atomic64_t dropped;		/* frames that match no peer */
+	struct mpe_drops drops;		/* why frames were dropped */
+	struct mpe_keys __rcu *keys;	/* NULL: no pool key */
+	struct mutex key_mutex;		/* serializes key changes */
 	struct mpe_peer peer[MPE_MAX_DEVS];
 };
 
@@ -155,6 +209,7 @@ struct mpe_xfer {
 
 /* main.c */
 u32 mpe_max_payload(struct mpe *m);
+u32 mpe_rx_payload(struct mpe *m);
 
 int mpe_memb_set(struct mpe *m, const struct mpe_memb *n);
 void mpe_memb_get(struct mpe *m, struct mpe_memb *out);
@@ -194,6 +249,15 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 void mpe_peer_stats(struct mpe *m, u16 id, struct mp_peer_stats *st,
 		    u32 *inflight, bool *reachable);
 u32 mpe_inflight(struct mpe *m);
+
+/* auth.c */
+const struct mpe_keys *mpe_auth_sign_begin(struct mpe *m);
+void mpe_auth_sign(const struct mpe_keys *k, struct sk_buff *skb);
+atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
+			   const struct mp_frame *f);
+u32 mpe_auth_overhead(struct mpe *m);
+int mpe_auth_set(struct mpe *m, u32 op, u32 id, const u8 *raw);
+void mpe_auth_exit(struct mpe *m);
 
 /* testdev.c */
 int mpe_testdev_init(struct mpe *m);

@@ -9,8 +9,9 @@
  * names us as dst and a known peer as src, comes from that peer's MAC and
  * is of our generation, while the pool is formed (struct mpe_memb
  * running). Control frames go to discovery (discovery.c). Everything else
- * is dropped and counted: per peer as malformed when its MAC is known,
- * else in m->dropped. Nothing here warns.
+ * is dropped and counted by reason (struct mpe_drops) and in m->dropped,
+ * and per peer as malformed when its MAC is a member's. Nothing here
+ * warns: a hostile host must not be able to fill the log.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,18 +31,49 @@ static int mpe_peer_by_mac(const struct mpe_memb *mb, const u8 *mac)
 	return -1;
 }
 
-static void mpe_malformed(struct mpe *m, int peer)
+/* Drop a frame for @why; @peer is the member its source MAC belongs to. */
+static void mpe_drop(struct mpe *m, int peer, atomic64_t *why)
 {
 	struct mpe_peer *p;
 
-	if (peer < 0) {
-		atomic64_inc(&m->dropped);
+	atomic64_inc(why);
+	atomic64_inc(&m->dropped);
+	if (peer < 0)
 		return;
-	}
 	p = &m->peer[peer];
 	spin_lock(&p->lock);
 	p->rs.malformed++;
 	spin_unlock(&p->lock);
+}
+
+/*
+ * Called under RCU for a decoded data frame: why it must not reach a
+ * window or the RIFT, or NULL. @peer is the member of its source MAC.
+ */
+static atomic64_t *mpe_data_check(struct mpe *m, const struct mpe_memb *mb,
+				  int peer, const struct mp_frame *f,
+				  const u8 *src_mac)
+{
+	struct mpe_drops *d = &m->drops;
+
+	if (!mb->running)
+		return &d->not_running;
+	if (f->dst != mb->devid)
+		return &d->not_for_us;
+	/*
+	 * The source device id must be the device of the source MAC: a
+	 * frame that claims another member's id, from whatever MAC, is
+	 * refused before it can act as that member (read its segments).
+	 */
+	if (f->src != peer) {
+		if (peer >= 0 || (f->src < mb->nr_devs &&
+				  !ether_addr_equal(src_mac, mb->mac[f->src])))
+			return &d->forged_src;
+		return &d->unknown_src;
+	}
+	if (f->gen != mb->gen)
+		return &d->wrong_gen;
+	return NULL;
 }
 
 static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
@@ -51,6 +83,7 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	bool ctrl = pt == &m->pt_ctrl;
 	const struct mpe_memb *mb;
 	struct mp_frame f;
+	atomic64_t *why;
 	int peer;
 
 	if (skb->pkt_type == PACKET_OTHERHOST ||
@@ -65,23 +98,34 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	/* receive handlers run under rcu_read_lock() */
 	mb = rcu_dereference(m->memb);
 	peer = mpe_peer_by_mac(mb, eth_hdr(skb)->h_source);
-	if (mp_frame_decode(skb->data, skb->len, mpe_max_payload(m), &f) ||
-	    ctrl != mp_frame_op_is_control(f.op)) {
-		mpe_malformed(m, peer);
+	if (mp_frame_decode(skb->data, skb->len, mpe_rx_payload(m), &f)) {
+		mpe_drop(m, peer, &m->drops.malformed);
+		goto drop;
+	}
+	/* nothing else looks at a frame that fails the pool key */
+	why = mpe_auth_check(m, skb, &f);
+	if (why) {
+		mpe_drop(m, peer, why);
+		goto drop;
+	}
+	if (ctrl != mp_frame_op_is_control(f.op)) {
+		mpe_drop(m, peer, &m->drops.wrong_ethertype);
 		goto drop;
 	}
 	if (ctrl) {
 		/* with a static table there is no discovery to answer */
 		/* pairs with the release in mpe_disc_start() */
-		if (!smp_load_acquire(&m->disc))
+		if (!smp_load_acquire(&m->disc)) {
+			mpe_drop(m, -1, &m->drops.control_ignored);
 			goto drop;
+		}
 		mpe_disc_rcv(m, skb, &f);
 		consume_skb(skb);
 		return NET_RX_SUCCESS;
 	}
-	if (!mb->running || peer < 0 || f.src != peer || f.dst != mb->devid ||
-	    f.gen != mb->gen) {
-		mpe_malformed(m, peer);
+	why = mpe_data_check(m, mb, peer, &f, eth_hdr(skb)->h_source);
+	if (why) {
+		mpe_drop(m, peer, why);
 		goto drop;
 	}
 	trace_mp_eth_recv(&f);

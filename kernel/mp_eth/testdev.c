@@ -14,6 +14,8 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/uaccess.h>
 #include <linux/mp_eth_test.h>
 
@@ -117,6 +119,18 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 	return copy_to_user(arg, &p, sizeof(p)) ? -EFAULT : 0;
 }
 
+static long mpe_ioc_key(struct mpe *m, void __user *arg)
+{
+	struct mpe_test_key k;
+	int ret;
+
+	if (copy_from_user(&k, arg, sizeof(k)))
+		return -EFAULT;
+	ret = mpe_auth_set(m, k.op, k.id, k.key);
+	memzero_explicit(&k, sizeof(k));
+	return ret;
+}
+
 static long mpe_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -132,10 +146,95 @@ static long mpe_test_ioctl(struct file *file, unsigned int cmd,
 		return mpe_ioc_info(m, uarg);
 	case MPE_IOC_PEER:
 		return mpe_ioc_peer(m, uarg);
+	case MPE_IOC_KEY:
+		return mpe_ioc_key(m, uarg);
 	default:
 		return -ENOTTY;
 	}
 }
+
+/*
+ * /sys/class/misc/mp_eth/drops/: frames the receive path dropped, by
+ * reason (struct mpe_drops), and all of them (dropped, discovery's
+ * refusals included). Read-only, for everyone: counters, no pool data.
+ */
+#define MPE_DROP_ATTR(_name, _expr)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lld\n", (s64)atomic64_read(_expr));	\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+MPE_DROP_ATTR(dropped, &mpe_test_m->dropped);
+MPE_DROP_ATTR(malformed, &mpe_test_m->drops.malformed);
+MPE_DROP_ATTR(wrong_ethertype, &mpe_test_m->drops.wrong_ethertype);
+MPE_DROP_ATTR(unknown_src, &mpe_test_m->drops.unknown_src);
+MPE_DROP_ATTR(forged_src, &mpe_test_m->drops.forged_src);
+MPE_DROP_ATTR(not_for_us, &mpe_test_m->drops.not_for_us);
+MPE_DROP_ATTR(wrong_gen, &mpe_test_m->drops.wrong_gen);
+MPE_DROP_ATTR(not_running, &mpe_test_m->drops.not_running);
+MPE_DROP_ATTR(control_ignored, &mpe_test_m->drops.control_ignored);
+MPE_DROP_ATTR(no_tag, &mpe_test_m->drops.no_tag);
+MPE_DROP_ATTR(bad_tag, &mpe_test_m->drops.bad_tag);
+
+static struct attribute *mpe_drops_attrs[] = {
+	&dev_attr_dropped.attr,
+	&dev_attr_malformed.attr,
+	&dev_attr_wrong_ethertype.attr,
+	&dev_attr_unknown_src.attr,
+	&dev_attr_forged_src.attr,
+	&dev_attr_not_for_us.attr,
+	&dev_attr_wrong_gen.attr,
+	&dev_attr_not_running.attr,
+	&dev_attr_control_ignored.attr,
+	&dev_attr_no_tag.attr,
+	&dev_attr_bad_tag.attr,
+	NULL
+};
+
+static const struct attribute_group mpe_drops_group = {
+	.name	= "drops",
+	.attrs	= mpe_drops_attrs,
+};
+
+/*
+ * /sys/class/misc/mp_eth/key_ids: "none", or the ids of the keys held,
+ * the one that signs marked with '*'. Never the key material.
+ */
+static ssize_t key_ids_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	const struct mpe_keys *k;
+	int i, n = 0;
+
+	rcu_read_lock();
+	k = rcu_dereference(mpe_test_m->keys);
+	for (i = 0; k && i < MPE_KEYS; i++)
+		if (k->valid & BIT(i))
+			n += sysfs_emit_at(buf, n, "%s%u%s", n ? " " : "",
+					   k->id[i], k->tx == i ? "*" : "");
+	rcu_read_unlock();
+	if (!n)
+		n = sysfs_emit(buf, "none");
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+static DEVICE_ATTR_RO(key_ids);
+
+static struct attribute *mpe_test_attrs[] = {
+	&dev_attr_key_ids.attr,
+	NULL
+};
+
+static const struct attribute_group mpe_test_group = {
+	.attrs	= mpe_test_attrs,
+};
+
+static const struct attribute_group *mpe_test_groups[] = {
+	&mpe_test_group,
+	&mpe_drops_group,
+	NULL
+};
 
 static const struct file_operations mpe_test_fops = {
 	.owner		= THIS_MODULE,
@@ -149,6 +248,7 @@ static struct miscdevice mpe_test_misc = {
 	.name	= "mp_eth",
 	.fops	= &mpe_test_fops,
 	.mode	= 0600,
+	.groups	= mpe_test_groups,
 };
 
 int mpe_testdev_init(struct mpe *m)

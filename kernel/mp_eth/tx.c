@@ -6,7 +6,8 @@
  * for Ethernet padding behind; the caller fills the payload
  * (mpe_frame_payload()) before or after mpe_frame_send() encodes the
  * transport header, which is only known once the RIFT gave it a sequence
- * number and a tag.
+ * number and a tag. With a pool key, mpe_frame_send_to() appends the
+ * authentication trailer (auth.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -89,13 +90,27 @@ int mpe_frame_send_to(struct mpe *m, struct sk_buff *skb,
 	struct net_device *dev = m->ndev;
 	u16 etype = mp_frame_op_is_control(f->op) ? m->cfg.etype_ctrl :
 		    m->cfg.etype_data;
+	const struct mpe_keys *k;
+	struct mp_frame h = *f;
 	int ret;
 
-	ret = mp_frame_encode(f, U32_MAX, skb_network_header(skb),
+	/* with a pool key, the tag covers the link header: sign it last */
+	rcu_read_lock();
+	k = mpe_auth_sign_begin(m);
+	if (k)
+		h.flags |= MP_ETH_F_AUTH;
+	ret = mp_frame_encode(&h, U32_MAX, skb_network_header(skb),
 			      MP_ETH_HDR_LEN);
-	if (ret < 0)
-		goto drop;
-	ret = dev_hard_header(skb, dev, etype, dst_mac, NULL, skb->len);
+	if (ret >= 0)
+		ret = dev_hard_header(skb, dev, etype, dst_mac, NULL,
+				      skb->len);
+	if (ret >= 0 && k) {
+		if (skb_tailroom(skb) < MP_ETH_AUTH_LEN)
+			ret = -ENOBUFS;
+		else
+			mpe_auth_sign(k, skb);
+	}
+	rcu_read_unlock();
 	if (ret < 0)
 		goto drop;
 	skb->protocol = htons(etype);

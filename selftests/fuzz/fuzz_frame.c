@@ -72,7 +72,8 @@ static int decode(const u8 *buf, size_t len, struct mp_frame *f)
 		CHECK(ret < 0);
 		return ret;
 	}
-	CHECK(len >= MP_ETH_HDR_LEN + (size_t)mp_frame_payload_len(f));
+	CHECK(len >= MP_ETH_HDR_LEN + (size_t)mp_frame_payload_len(f) +
+	      mp_frame_trailer_len(f));
 	g = *f;
 	CHECK(mp_frame_encode(&g, s.max_payload, hdr, sizeof(hdr)) ==
 	      MP_ETH_HDR_LEN);

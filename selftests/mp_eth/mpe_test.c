@@ -5,6 +5,11 @@
  *   mpe_test info                      transport state, "key value" lines
  *   mpe_test peer ID                   counters of peer ID, "key value"
  *   mpe_test read DST OFF LEN          hex dump (debugging)
+ *   mpe_test fill DST OFF LEN SEED     write LEN pseudo-random bytes of SEED
+ *                                      at OFF of DST in one transfer;
+ *                                      prints "sum CSUM ms MS"
+ *   mpe_test sum DST OFF LEN           read them back in one transfer:
+ *                                      prints "sum CSUM ms MS"
  *   mpe_test wait DST [SECONDS]        until DST answers a read
  *   mpe_test signal DST SLOT TOKEN [SECONDS]
  *                                      write TOKEN to DST's barrier SLOT
@@ -218,6 +223,33 @@ static int cmd_read(u32 dst, u64 off, u64 len)
 	}
 	for (i = 0; i < len; i++)
 		printf("%02x%s", buf[i], (i % 16 == 15 || i + 1 == len) ? "\n" : " ");
+	free(buf);
+	return 0;
+}
+
+/* fill and sum: one transfer each, checksum and duration printed */
+static int cmd_fill_sum(bool write, u32 dst, u64 off, u64 len, u64 seed)
+{
+	struct rng r = { .s = seed * 0x9e3779b97f4a7c15ULL + 1 };
+	u8 *buf = malloc(len ? len : 1);
+	u64 t0;
+	int ret;
+
+	if (!buf)
+		die("malloc");
+	if (write)
+		fill(&r, buf, len);
+	t0 = now_ns();
+	ret = xfer(write ? MPE_TEST_WRITE : MPE_TEST_READ, dst, off, buf, len,
+		   NULL);
+	if (ret) {
+		fprintf(stderr, "mpe_test: %s: %s\n", write ? "fill" : "sum",
+			ename(ret));
+		free(buf);
+		return 1;
+	}
+	printf("sum %016llx ms %llu\n", (unsigned long long)csum(buf, len),
+	       (unsigned long long)((now_ns() - t0) / 1000000));
 	free(buf);
 	return 0;
 }
@@ -725,6 +757,10 @@ int main(int argc, char **argv)
 		return cmd_peer((u32)num(argv[2]));
 	if (!strcmp(cmd, "read") && argc == 5)
 		return cmd_read((u32)num(argv[2]), num(argv[3]), num(argv[4]));
+	if ((!strcmp(cmd, "fill") && argc == 6) ||
+	    (!strcmp(cmd, "sum") && argc == 5))
+		return cmd_fill_sum(argc == 6, (u32)num(argv[2]), num(argv[3]),
+				    num(argv[4]), argc == 6 ? num(argv[5]) : 0);
 	if (!strcmp(cmd, "wait") && argc >= 3)
 		return cmd_wait((u32)num(argv[2]), argc > 3 ? atof(argv[3]) : 60);
 	if (!strcmp(cmd, "signal") && argc >= 5)

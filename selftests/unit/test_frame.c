@@ -200,7 +200,8 @@ static void test_header_rejects(void **state)
 	assert_int_equal(decode_mut(&f, 1, 0), -EOPNOTSUPP);
 	assert_int_equal(decode_mut(&f, 1, 0x06), -EOPNOTSUPP);
 	assert_int_equal(decode_mut(&f, 1, 0xff), -EOPNOTSUPP);
-	assert_int_equal(decode_mut(&f, 2, 0x80), -EOPNOTSUPP); /* F_AUTH */
+	/* F_AUTH without the trailer it announces: truncated */
+	assert_int_equal(decode_mut(&f, 2, 0x80), -EBADMSG);
 	assert_int_equal(decode_mut(&f, 3, 0x06), -EPROTO);	/* unknown */
 	assert_int_equal(decode_mut(&f, 29, 1), -EPROTO);	/* status */
 	/* READ_REQ -> WRITE_REQ without the payload: truncated. */
@@ -410,6 +411,44 @@ static bool allowed_errno(int ret)
  * a valid frame that re-encodes to the same header, or one of the
  * documented errors.
  */
+/* MP_ETH_F_AUTH: a 16-byte trailer after the payload, any opcode. */
+static void test_auth_trailer(void **state)
+{
+	struct mp_frame kinds[4], g;
+	u8 buf[MP_ETH_HDR_LEN + 64 + MP_ETH_AUTH_LEN];
+	unsigned int k;
+	size_t n;
+
+	kinds[0] = req(MP_ETH_OP_READ_REQ, 64);
+	kinds[1] = req(MP_ETH_OP_WRITE_REQ, 16);
+	mp_frame_reply(&kinds[1], 0, &kinds[2]);
+	kinds[3] = ctrl(MP_ETH_OP_DISCOVER_ACK);
+	for (k = 0; k < 4; k++) {
+		kinds[k].flags |= MP_ETH_F_AUTH;
+		assert_int_equal(mp_frame_trailer_len(&kinds[k]),
+				 MP_ETH_AUTH_LEN);
+		n = build(&kinds[k], buf, sizeof(buf));
+		assert_int_equal(buf[2] & 0x80, 0x80);
+		/* no trailer, part of it, all of it, and one byte more */
+		assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, &g),
+				 -EBADMSG);
+		assert_int_equal(mp_frame_decode(buf, n + MP_ETH_AUTH_LEN - 1,
+						 MTU_PAYLOAD, &g), -EBADMSG);
+		assert_int_equal(mp_frame_decode(buf, n + MP_ETH_AUTH_LEN,
+						 MTU_PAYLOAD, &g), 0);
+		assert_same(&kinds[k], &g);
+		assert_int_equal(mp_frame_decode(buf, n + MP_ETH_AUTH_LEN + 1,
+						 MTU_PAYLOAD, &g), -EBADMSG);
+	}
+	/* the other flag rules still hold with F_AUTH */
+	kinds[2].flags |= MP_ETH_F_RETX;
+	assert_int_equal(mp_frame_check(&kinds[2], MTU_PAYLOAD), -EPROTO);
+	kinds[0].flags |= 0x0100;
+	assert_int_equal(mp_frame_check(&kinds[0], MTU_PAYLOAD), -EPROTO);
+	kinds[0] = req(MP_ETH_OP_READ_REQ, 64);
+	assert_int_equal(mp_frame_trailer_len(&kinds[0]), 0);
+}
+
 static void test_all_byte_mutations(void **state)
 {
 	struct mp_frame kinds[6], g, r;
@@ -457,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_field_rules),
 		cmocka_unit_test(test_reply_and_match),
 		cmocka_unit_test(test_discover),
+		cmocka_unit_test(test_auth_trailer),
 		cmocka_unit_test(test_all_byte_mutations),
 	};
 

@@ -66,9 +66,10 @@ enum mp_eth_op {
 #define MP_ETH_F_RETX	0x0001	/* request: this is a retransmission */
 #define MP_ETH_F_ACK	0x0002	/* request: the ack field is valid */
 /*
- * Reserved for an authentication trailer (key id + MAC over header and
- * payload) that a later version will define. Version 1 receivers reject
- * frames that carry it, so it can be given meaning without ambiguity.
+ * The frame carries an authentication trailer (struct mp_eth_auth) right
+ * after its payload: any opcode, set by senders that have a pool key.
+ * Receivers with a key drop frames without a valid one, receivers without
+ * a key drop frames that have one (Documentation/security.rst).
  */
 #define MP_ETH_F_AUTH	0x8000
 #define MP_ETH_F_KNOWN	(MP_ETH_F_RETX | MP_ETH_F_ACK)
@@ -131,6 +132,26 @@ struct mp_eth_discover {
 	__be16	dev_count;	/* 22 */
 	__be32	gen;		/* 24 */
 	__be32	mtu;		/* 28 */
+};
+
+/*
+ * Authentication trailer of a frame with MP_ETH_F_AUTH, right after the
+ * payload (before any Ethernet padding).
+ *
+ * key_id   which pool key made the tag (chosen by the administrator; lets
+ *          receivers hold the old and the new key during a rotation).
+ * reserved 0.
+ * tag      SipHash-2-4 under that 128-bit key of every byte of the frame
+ *          from the source MAC (frame offset 6: source MAC, EtherType,
+ *          header with MP_ETH_F_AUTH set, payload) through reserved, i.e.
+ *          everything but the destination MAC and the tag itself.
+ */
+#define MP_ETH_AUTH_LEN		16	/* sizeof(struct mp_eth_auth) */
+
+struct mp_eth_auth {
+	__be32	key_id;		/* 0 */
+	__be32	reserved;	/* 4 */
+	__be64	tag;		/* 8 */
 };
 
 /*

@@ -75,4 +75,36 @@ struct mpe_test_peer {
 #define MPE_IOC_INFO	_IOR(MPE_IOC_MAGIC, 2, struct mpe_test_info)
 #define MPE_IOC_PEER	_IOWR(MPE_IOC_MAGIC, 3, struct mpe_test_peer)
 
+/*
+ * Pool key (Documentation/security.rst), CAP_SYS_ADMIN: the one
+ * administrative command of this device, used by `mpctl key`. The key is
+ * never given back by any interface.
+ *
+ * MPE_KEY_SET     install key under id (replacing a key of the same id)
+ *                 and sign every frame sent with it from now on; the
+ *                 previous key stays accepted on receive
+ * MPE_KEY_ACCEPT  install key under id for receiving only (the first step
+ *                 of a rotation: every host accepts the new key before any
+ *                 host signs with it)
+ * MPE_KEY_CLEAR   forget every key (wiped): frames go out without a tag
+ *                 and tags are refused again
+ * At most two keys are held; installing a third replaces the one not in
+ * use for sending.
+ */
+enum mpe_key_op {
+	MPE_KEY_SET = 1,
+	MPE_KEY_ACCEPT = 2,
+	MPE_KEY_CLEAR = 3,
+};
+
+#define MPE_KEY_LEN	16	/* SipHash-2-4: 128-bit key */
+
+struct mpe_test_key {
+	__u32 op;		/* enum mpe_key_op */
+	__u32 id;		/* key id carried in the trailer */
+	__u8 key[MPE_KEY_LEN];
+};
+
+#define MPE_IOC_KEY	_IOW(MPE_IOC_MAGIC, 4, struct mpe_test_key)
+
 #endif /* _UAPI_LINUX_MP_ETH_TEST_H */

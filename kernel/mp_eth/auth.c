@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mp_eth: the pool key - a SipHash-2-4 tag (lib/siphash) on every frame.
+ *
+ * With a key in use for sending, every data and control frame goes out
+ * with MP_ETH_F_AUTH and a struct mp_eth_auth trailer after its payload
+ * whose tag covers the frame from the source MAC through the key id
+ * (include/uapi/linux/mp_eth.h). The receive path calls mpe_auth_check()
+ * right after decoding, before anything else looks at the frame: with a
+ * key in use, a frame without a valid tag under a key we hold is dropped
+ * (no_tag, bad_tag); without one, untagged frames are accepted and tagged
+ * ones only under a key installed for receiving (the first step of
+ * enabling a key or rotating it).
+ *
+ * The keys live in struct mpe_keys, replaced whole under key_mutex and
+ * read under RCU; an old copy is wiped (kfree_sensitive()) once no reader
+ * can see it, and so is the last one when the module goes. Nothing prints
+ * or exports key material; the key ids are not secret.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/siphash.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/mp_eth_test.h>
+#include <asm/unaligned.h>
+
+#include "mp_eth.h"
+
+/* From the source MAC (frame offset 6) through the trailer's reserved. */
+static u64 mpe_tag(const u8 *from_src_mac, const u8 *trailer,
+		   const siphash_key_t *key)
+{
+	return siphash(from_src_mac, trailer + 8 - from_src_mac, key);
+}
+
+/**
+ * mpe_auth_sign_begin() - does a frame sent now get a tag?
+ * @m: the transport
+ *
+ * Called under rcu_read_lock(); the result stays valid until it is
+ * released. Return: the keys to sign with, or NULL.
+ */
+const struct mpe_keys *mpe_auth_sign_begin(struct mpe *m)
+{
+	const struct mpe_keys *k = rcu_dereference(m->keys);
+
+	return k && k->tx >= 0 ? k : NULL;
+}
+
+/**
+ * mpe_auth_sign() - append the trailer to a frame with MP_ETH_F_AUTH
+ * @k: from mpe_auth_sign_begin(), under the same rcu_read_lock()
+ * @skb: data at the Ethernet header, header and payload complete, room
+ *	for MP_ETH_AUTH_LEN bytes at the tail (mpe_frame_alloc())
+ */
+void mpe_auth_sign(const struct mpe_keys *k, struct sk_buff *skb)
+{
+	u8 *tr = skb_put(skb, MP_ETH_AUTH_LEN);
+
+	put_unaligned_be32(k->id[k->tx], tr);
+	put_unaligned_be32(0, tr + 4);
+	put_unaligned_be64(mpe_tag(skb->data + ETH_ALEN, tr, &k->key[k->tx]),
+			   tr + 8);
+}
+
+/**
+ * mpe_auth_check() - may a decoded frame go on?
+ * @m: the transport
+ * @skb: linear, data at the transport header, the Ethernet header right
+ *	before it
+ * @f: its decoded header
+ *
+ * Called under rcu_read_lock() (a receive handler).
+ * Return: NULL, or the drop counter that says why not.
+ */
+atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
+			   const struct mp_frame *f)
+{
+	const struct mpe_keys *k = rcu_dereference(m->keys);
+	const u8 *tr, *from;
+	u32 id;
+	int i;
+
+	if (!(f->flags & MP_ETH_F_AUTH))
+		return k && k->tx >= 0 ? &m->drops.no_tag : NULL;
+	if (!k || skb_mac_header(skb) + ETH_HLEN != skb->data)
+		return &m->drops.bad_tag;
+	tr = skb->data + MP_ETH_HDR_LEN + mp_frame_payload_len(f);
+	from = skb_mac_header(skb) + ETH_ALEN;
+	id = get_unaligned_be32(tr);
+	for (i = 0; i < MPE_KEYS; i++)
+		if (k->valid & BIT(i) && k->id[i] == id)
+			break;
+	if (i == MPE_KEYS || get_unaligned_be32(tr + 4) ||
+	    mpe_tag(from, tr, &k->key[i]) != get_unaligned_be64(tr + 8))
+		return &m->drops.bad_tag;
+	return NULL;
+}
+
+/* Bytes every frame we send gives the trailer (0 without a key). */
+u32 mpe_auth_overhead(struct mpe *m)
+{
+	u32 n;
+
+	rcu_read_lock();
+	n = rcu_dereference(m->keys) ? MP_ETH_AUTH_LEN : 0;
+	rcu_read_unlock();
+	return n;
+}
+
+static void mpe_keys_replace(struct mpe *m, struct mpe_keys *n)
+{
+	struct mpe_keys *old;
+
+	old = rcu_replace_pointer(m->keys, n, lockdep_is_held(&m->key_mutex));
+	synchronize_rcu();
+	kfree_sensitive(old);
+}
+
+/**
+ * mpe_auth_set() - install, use or forget the pool key
+ * @m: the transport
+ * @op: enum mpe_key_op
+ * @id: key id
+ * @raw: MPE_KEY_LEN bytes of key (ignored by MPE_KEY_CLEAR)
+ *
+ * Sleeps. Return: 0, -EINVAL for an unknown op, -ENOMEM.
+ */
+int mpe_auth_set(struct mpe *m, u32 op, u32 id, const u8 *raw)
+{
+	const struct mpe_keys *cur;
+	struct mpe_keys *n = NULL;
+	int slot;
+
+	if (op != MPE_KEY_SET && op != MPE_KEY_ACCEPT && op != MPE_KEY_CLEAR)
+		return -EINVAL;
+	mutex_lock(&m->key_mutex);
+	cur = rcu_dereference_protected(m->keys,
+					lockdep_is_held(&m->key_mutex));
+	if (op != MPE_KEY_CLEAR) {
+		n = kzalloc(sizeof(*n), GFP_KERNEL);
+		if (!n) {
+			mutex_unlock(&m->key_mutex);
+			return -ENOMEM;
+		}
+		n->tx = -1;
+		if (cur) {
+			memcpy(n->id, cur->id, sizeof(n->id));
+			memcpy(n->key, cur->key, sizeof(n->key));
+			n->valid = cur->valid;
+			n->tx = cur->tx;
+		}
+		/* the slot of this id, else one that is free or not sending */
+		for (slot = 0; slot < MPE_KEYS; slot++)
+			if (n->valid & BIT(slot) && n->id[slot] == id)
+				break;
+		if (slot == MPE_KEYS)
+			slot = !(n->valid & BIT(0)) ? 0 :
+			       !(n->valid & BIT(1)) ? 1 : !n->tx;
+		n->id[slot] = id;
+		n->key[slot].key[0] = get_unaligned_le64(raw);
+		n->key[slot].key[1] = get_unaligned_le64(raw + 8);
+		n->valid |= BIT(slot);
+		if (op == MPE_KEY_SET)
+			n->tx = slot;
+		else if (n->tx == slot)
+			n->tx = -1;	/* re-installed for receiving only */
+	}
+	mpe_keys_replace(m, n);
+	mutex_unlock(&m->key_mutex);
+	if (op == MPE_KEY_CLEAR)
+		pr_info("pool keys forgotten: frames go out without a tag\n");
+	else
+		pr_info("pool key %u %s\n", id, op == MPE_KEY_SET ?
+			"signs every frame sent" : "accepted on receive");
+	return 0;
+}
+
+/* Module unload: wipe whatever is left. No reader remains. */
+void mpe_auth_exit(struct mpe *m)
+{
+	kfree_sensitive(rcu_access_pointer(m->keys));
+	RCU_INIT_POINTER(m->keys, NULL);
+}

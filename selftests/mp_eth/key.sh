@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --hosts 3 --hub --timeout 900
+#
+# The pool key (issue 9, Documentation/security.rst). A (host 0) and B
+# (host 1) run mp_eth with a static table; C (host 2) runs none of our
+# modules, only mp_hostile. A and B turn the key on without losing a
+# request (accept first, then sign), move verified data, and A writes a
+# pattern into B's DRAM while C captures. C then poses as A (A's MAC and
+# device id: without a key this works), sends its forged and malformed
+# frames, replays the captured frames verbatim and tampered. Then A and B
+# rotate to a second key while both run verified random transfers: no
+# error. Asserted: nothing C sent was executed or answered (no response
+# to A's MAC, not a byte to C), A's pattern is intact, the drops are
+# counted as no_tag/bad_tag, the verbatim replays die in the window, the
+# key is in no log and no sysfs file.
+. /selftests/lib.sh
+. /selftests/mp_eth/mpe_lib.sh
+
+DROPS=/sys/class/misc/mp_eth/drops
+KEYS=/sys/class/misc/mp_eth/key_ids
+K1=00112233445566778899aabbccddeeff
+K2=f0e1d2c3b4a5968778695a4b3c2d1e0f
+OFF=$((64 * MIB))	# in B's DRAM
+LEN=65536
+drop() { cat $DROPS/"$1"; }
+sig() { mp_hostile sig "$@"; }
+field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) v = $(i + 1) } END { print v }'; }
+show_drops() { for f in $DROPS/*; do diag "$(basename "$f") $(cat "$f")"; done; }
+
+if [ "$MP_HOST" = 2 ]; then
+	tap_plan 10
+	check "eth0 up, none of our modules here" \
+		"mpe_net && ! grep -q '^mp_eth\|^cmm_mp' /proc/modules"
+	check "A: the key is on" sig wait capture 400
+	mp_hostile capture /tmp/cap 600 4096 > /tmp/cap.out &
+	CAP=$!
+	sleep 1
+	check "C captures; tells A" sig send capturing 60
+	check "A has written its pattern" sig wait attack 300
+	kill $CAP; wait $CAP
+	check "captured the members' tagged frames: $(field captured < /tmp/cap.out)" \
+		"test \"\$(field captured < /tmp/cap.out)\" -gt 50"
+	# a static table sends no heartbeats: C is told the members
+	mp_hostile -m 52:54:00:6d:70:01,52:54:00:6d:70:02 spoof 1 0 $OFF $LEN 20 \
+		> /tmp/spoof.out 2>&1; cat /tmp/spoof.out >&2
+	check "posing as A (its MAC and id): B answered nothing, 0 bytes" \
+		"test \$(field answers_to_owner < /tmp/spoof.out) = 0 && test \$(field bytes_returned < /tmp/spoof.out) = 0"
+	mp_hostile replay /tmp/cap > /tmp/replay.out; cat /tmp/replay.out >&2
+	mp_hostile replay /tmp/cap tamper >> /tmp/replay.out
+	check "verbatim and tampered replays: 0 bytes to C" \
+		"! grep -v 'bytes_returned 0\$' /tmp/replay.out"
+	check "tells A and B the attack is over" sig send done 120 2
+	check "A and B checked the outcome" sig wait verdict 600
+	check "end" true
+	exit 0
+fi
+
+case $MP_HOST in 0) tap_plan 22 ;; *) tap_plan 19 ;; esac
+P=$((1 - MP_HOST))
+printf '%s\n' $K1 > /tmp/k1
+printf '%s\n' $K2 > /tmp/k2
+check "eth0 up (virtio_net)" mpe_net
+check "cmm_mp and mp_eth (static table of A and B) load" \
+	"load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 devid=$MP_HOST peers=52:54:00:6d:70:01,52:54:00:6d:70:02"
+check "barrier 1, no key" mpe_test barrier 1 120
+check "key 1 accepted, not yet used: frames still untagged" \
+	"mpctl key set -a -i 7 /tmp/k1 && test \"\$(cat $KEYS)\" = 7 && test \$(info_val max_payload) = 1452"
+check "barrier 2" mpe_test barrier 2 120
+check "key 1 signs every frame" "mpctl key set -i 7 < /tmp/k1 && test \"\$(cat $KEYS)\" = '7*'"
+check "barrier 3, tagged" mpe_test barrier 3 120
+check "random reads/writes 1 B .. 8 MiB with the key, verified" \
+	mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 24M -S "$MP_HOST"
+check "no frame of the peer was refused by the key" \
+	"test \$(drop no_tag) = 0 && test \$(drop bad_tag) = 0"
+if [ "$MP_HOST" = 0 ]; then
+	check "C listens" "sig send capture 400 && sig wait capturing 120"
+	check "A writes a decoy and its pattern into B's DRAM" \
+		"mpe_test fill 1 $OFF $LEN 7 && mpe_test fill 1 $OFF $LEN 8 > /tmp/fill.out"
+	SUM=$(field sum < /tmp/fill.out)
+	check "C may attack" sig send attack 120
+fi
+O0=$(( $(peer_stat $P out_of_window) + $(peer_stat $P duplicates) ))
+check "C's attack ends" sig wait done 600
+show_drops
+if [ "$MP_HOST" = 0 ]; then
+	check "A's pattern is intact: checksum $SUM" \
+		"mpe_test sum 1 $OFF $LEN > /tmp/sum.out && test \"\$(field sum < /tmp/sum.out)\" = $SUM"
+else
+	check "B dropped C's posing as A: untagged and with a made-up tag" \
+		"test \$(drop no_tag) -ge 100 && test \$(drop bad_tag) -ge 100"
+	check "B dropped the tampered replays; the verbatim ones died in the window" \
+		"test \$(drop bad_tag) -ge 200 && test \$(( \$(peer_stat 0 out_of_window) + \$(peer_stat 0 duplicates) )) -gt $O0"
+fi
+# rotation under load: every host accepts key 2, then every host signs with it
+mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 16M -S $((MP_HOST + 9)) > /tmp/rand.out 2>&1 &
+RAND=$!
+check "rotation, step 1: key 2 accepted everywhere" \
+	"mpctl key set -a -i 8 /tmp/k2 && mpe_test barrier 4 120 && test \"\$(cat $KEYS)\" = '7* 8'"
+check "rotation, step 2: key 2 signs everywhere" \
+	"mpctl key set -i 8 /tmp/k2 && mpe_test barrier 5 120 && test \"\$(cat $KEYS)\" = '7 8*'"
+check "the transfers running through the rotation: verified, no error" \
+	"wait $RAND; r=\$?; cat /tmp/rand.out; test \$r = 0 && grep -q ' 0 mismatches, 0 errors' /tmp/rand.out"
+check "nothing left in flight" "test \$(info_val inflight) = 0"
+check "the key is in no kernel log line and no sysfs file of mp_eth" \
+	"! dmesg | grep -qi -e $K1 -e $K2 -e 0011223344 && ! grep -rqs -e $K1 -e $K2 /sys/class/misc/mp_eth/ /sys/module/mp_eth/"
+[ "$MP_HOST" = 0 ] && check "A tells C it is done" sig send verdict 120
+check "barrier 6" mpe_test barrier 6 120
+check "key clear, mp_eth unloads (the key is wiped)" \
+	"mpctl key clear && test \"\$(cat $KEYS)\" = none && rmmod mp_eth"
