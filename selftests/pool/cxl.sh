@@ -16,8 +16,8 @@ MIB=1048576
 flat() { tr -d ' \n'; }
 devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
 pooled() { test "$(cat /sys/class/cmm_mp/mp0/pool_state)" = runtime && test "$(devs_up)" = 2; }
-# the pool section of mpctl list as every host must see it
-pool_view() { mpctl list -D | flat | sed 's/"local":[a-z]*,\{0,1\}//g'; }
+# every device with its NHA (-v)
+pool_view() { mpctl list -D -v | flat; }
 PEER=$((1 - MP_HOST))
 
 tap_plan 9
@@ -32,7 +32,6 @@ check "barrier: both pooled" mpe_test barrier 1 180
 mpctl list -D >&2
 check "two devices of 512 MiB, PAMT offsets 0 and 512 MiB" \
 	"pool_view | grep -q '\"nha\":0,' && pool_view | grep -q '\"nha\":$((512 * MIB)),' && test \$(pool_view | grep -o '\"size\":$((512 * MIB))' | wc -l) = 2"
-pool_view > /tmp/view.$MP_HOST
 # random reads and writes in [16 MiB + 32 MiB * host, +32 MiB) of the peer
 check "random reads and writes to the peer's CXL DRAM check out" \
 	"mpe_test rand -d $PEER -r $((16 * MIB + MP_HOST * 32 * MIB)) -s $((32 * MIB)) -b 16M -j 2 -S $MP_HOST"
