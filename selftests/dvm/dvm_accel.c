@@ -430,7 +430,8 @@ static int cmd_lifecycle(bool plan)
 			      "munmap race: the device table gave the ranges back (%llu bytes)",
 			      (unsigned long long)table_bytes(fd));
 		else
-			check(!bad, "mprotect race: the destination holds source bytes up to the fault");
+			check(!bad,
+			      "mprotect race: destination has source bytes to the fault");
 	}
 	t1 = table_bytes(fd);
 	check(t1 <= t0 + 8 * 4096, "device table back near its bound size: %llu -> %llu bytes",
@@ -529,7 +530,7 @@ static void graph(int fd, u32 scale, u32 ef)
 		printf("Bail out! no memory for %llu edges\n", (unsigned long long)ne);
 		exit(1);
 	}
-	printf("# scale %u: graph arrays %s identity mapped\n", scale,
+	printf("# scale %u: CSR and result arrays %s identity mapped\n", scale,
 	       identity(arena) && identity(arena + alen - 4096) ? "are" : "are NOT");
 	dvm_rmat_edges(0x5eed0000 + scale, scale, ne, eu, ev);
 	m = dvm_csr_build(n, eu, ev, ne, row, col);
