@@ -22,7 +22,7 @@ CPPFLAGS_COMMON := -D_GNU_SOURCE -I$(CURDIR)/include/uapi -I$(CURDIR)/kernel/com
 PREFIX	?= /usr/local
 prefix	?= $(PREFIX)
 
-.PHONY: all modules userspace unit check demo lint kernel bench fuzz install uninstall clean deps guest-bins
+.PHONY: all modules userspace unit check demo lint kernel kernel-debug bench fuzz install uninstall clean deps guest-bins
 all: modules userspace
 
 deps:
@@ -65,6 +65,11 @@ lint:
 kernel:
 	@scripts/deps kernel
 	@scripts/build-kernel
+
+# The patched kernel with KASAN and lockdep (build/kernel-debug/bzImage).
+kernel-debug:
+	@scripts/deps kernel
+	@scripts/build-kernel --debug
 
 clean:
 	rm -rf $(B)

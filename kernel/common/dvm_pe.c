@@ -275,6 +275,53 @@ int dvm_pt_unmap(struct dvm_pt *pt, u64 va, u64 len)
 	return dvm_pt_set_identity(pt, va, len, DVM_PERM_NONE);
 }
 
+static bool empty_below(const struct dvm_pt *pt, const u64 *table, int level,
+			u64 tbase, u64 start, u64 end)
+{
+	u64 span = dvm_pt_span(level), sub = span / DVM_PE_SUBREGIONS;
+	u32 i, k;
+
+	for (i = dvm_index(start, level); i < DVM_PT_ENTRIES; i++) {
+		u64 ebase = tbase + (u64)i * span;
+		u64 es = start > ebase ? start : ebase;
+		u64 ee = end < ebase + span ? end : ebase + span;
+		u64 e = table[i];
+
+		if (ebase >= end)
+			break;
+		if (!(e & DVM_E_PRESENT))
+			continue;
+		if (level == 1)
+			return false;
+		if (e & DVM_E_PE) {
+			for (k = (u32)((es - ebase) / sub);
+			     k <= (ee - 1 - ebase) / sub; k++)
+				if (pe_perm(e, k) != DVM_PERM_NONE)
+					return false;
+			continue;
+		}
+		if (!empty_below(pt, child_of(pt, e), level - 1, ebase, es, ee))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * dvm_pt_range_empty() - is nothing mapped in [@va, @va + @len)?
+ * @pt: the table
+ * @va: page-aligned start
+ * @len: page-aligned length
+ *
+ * Return: true when no page of the range is identity mapped or translated
+ * (false for a bad range too): what a map call checks to reject overlaps.
+ */
+bool dvm_pt_range_empty(const struct dvm_pt *pt, u64 va, u64 len)
+{
+	if (check_range(pt, va, len))
+		return false;
+	return empty_below(pt, pt->root, DVM_PT_LEVELS, 0, va, va + len);
+}
+
 /**
  * dvm_pt_walk() - validate (and translate) one access
  * @pt: the table

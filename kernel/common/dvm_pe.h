@@ -101,6 +101,7 @@ void dvm_pt_destroy(struct dvm_pt *pt);
 int dvm_pt_set_identity(struct dvm_pt *pt, u64 va, u64 len, enum dvm_perm perm);
 int dvm_pt_map_page(struct dvm_pt *pt, u64 va, u64 pa, enum dvm_perm perm);
 int dvm_pt_unmap(struct dvm_pt *pt, u64 va, u64 len);
+bool dvm_pt_range_empty(const struct dvm_pt *pt, u64 va, u64 len);
 int dvm_pt_walk(const struct dvm_pt *pt, u64 va, enum dvm_access access,
 		dvm_walk_read_fn read, void *arg, struct dvm_walk *w);
 u64 dvm_pt_bytes(const struct dvm_pt *pt);

@@ -177,6 +177,35 @@ static void test_translation(void **state)
 	assert_true(w.identity && w.level == 2);
 }
 
+static void test_range_empty(void **state)
+{
+	struct dvm_pt *pt = *state;
+
+	assert_true(dvm_pt_range_empty(pt, 0, 1ULL << 47));
+	assert_int_equal(dvm_pt_set_identity(pt, GiB + 64 * MiB, 64 * MiB,
+					     DVM_PERM_RO), 0);
+	assert_int_equal(dvm_pt_map_page(pt, 3 * GiB + 4096, 5 * GiB, DVM_PERM_RW), 0);
+	assert_int_equal(dvm_pt_set_identity(pt, 4 * GiB + 128 * KiB, 128 * KiB,
+					     DVM_PERM_RW), 0);
+	/* the sixteenths next to the PE's granted one are empty */
+	assert_true(dvm_pt_range_empty(pt, GiB, 64 * MiB));
+	assert_true(dvm_pt_range_empty(pt, GiB + 128 * MiB, 64 * MiB));
+	assert_false(dvm_pt_range_empty(pt, GiB + 128 * MiB - 4096, 8192));
+	assert_false(dvm_pt_range_empty(pt, 0, 2 * GiB));
+	/* a translated page */
+	assert_true(dvm_pt_range_empty(pt, 3 * GiB, 4096));
+	assert_false(dvm_pt_range_empty(pt, 3 * GiB, 8192));
+	assert_true(dvm_pt_range_empty(pt, 3 * GiB + 8192, 2 * MiB));
+	/* an L2 PE */
+	assert_true(dvm_pt_range_empty(pt, 4 * GiB, 128 * KiB));
+	assert_false(dvm_pt_range_empty(pt, 4 * GiB + 252 * KiB, 4096));
+	assert_true(dvm_pt_range_empty(pt, 4 * GiB + 256 * KiB, 4096));
+	/* bad ranges are never "empty" */
+	assert_false(dvm_pt_range_empty(pt, 1, 4096));
+	assert_false(dvm_pt_range_empty(pt, 0, 0));
+	assert_false(dvm_pt_range_empty(pt, 1ULL << 48, 4096));
+}
+
 static void test_bad_input(void **state)
 {
 	struct dvm_pt *pt = *state;
@@ -326,6 +355,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_identity_sizes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_and_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_translation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_range_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_random_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_avc, setup, teardown),

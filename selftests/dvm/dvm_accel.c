@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dvm_accel: guest tests of /dev/dvm_accel (DVM series, patch 0006).
+ *
+ *   dvm_accel jobs              memcpy, gather, scatter, pointer chase, on
+ *                               identity-mapped and on translated memory
+ *   dvm_accel security          refused accesses: fault, nothing moved
+ *   dvm_accel lifecycle         munmap/mprotect during jobs, fork, exit
+ *   dvm_accel all               the three above, one TAP stream
+ *   dvm_accel graph SCALE...    BFS and PageRank on R-MAT graphs against
+ *                               the CPU reference; one table row per scale
+ *
+ * Output is TAP.  Every check looks at what happened in memory (bytes
+ * read back) or at the job's counters, not only at return codes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <linux/dvm_accel.h>
+#include <linux/dvm.h>
+#include "dvm_graph.h"
+
+#define MiB (1024UL * 1024)
+
+static int tests_run, tests_failed;
+
+#define __accel_attr(x)	__attribute__((x))
+#define __printf(a, b)	__accel_attr(format(printf, a, b))
+
+static __printf(2, 3) void check(bool ok, const char *fmt, ...);
+
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", ok ? "" : "not ", ++tests_run);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		tests_failed++;
+}
+
+static int accel_open(void)
+{
+	int fd = open("/dev/dvm_accel", O_RDWR);
+
+	if (fd < 0) {
+		printf("Bail out! /dev/dvm_accel: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (ioctl(fd, DVM_ACCEL_BIND)) {
+		printf("Bail out! DVM_ACCEL_BIND: %s\n", strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* Run @job; the errno of a failure (0 on success). */
+static int run(int fd, struct dvm_accel_job *job)
+{
+	return ioctl(fd, DVM_ACCEL_RUN, job) ? errno : 0;
+}
+
+static void *map(size_t len, int prot)
+{
+	void *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		printf("Bail out! mmap %zu: %s\n", len, strerror(errno));
+		exit(1);
+	}
+	return p;
+}
+
+/* Is the page at @p identity mapped (pagemap PFN * 4096 == VA)? */
+static bool identity(const void *p)
+{
+	u64 e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	if (pread(fd, &e, 8, (uintptr_t)p / 4096 * 8) != 8)
+		e = 0;
+	close(fd);
+	return (e >> 63) && (e & ((1ULL << 55) - 1)) * 4096 == (uintptr_t)p;
+}
+
+static void dvm_mode(bool on)
+{
+	if (prctl(PR_SET_DVM, on ? PR_DVM_ON : PR_DVM_OFF, 0, 0, 0))
+		printf("# prctl(PR_SET_DVM): %s\n", strerror(errno));
+}
+
+static void memcpy_job(struct dvm_accel_job *j, void *dst, const void *src,
+		       size_t len)
+{
+	memset(j, 0, sizeof(*j));
+	j->op = DVM_ACCEL_MEMCPY;
+	j->memcpy.dst = (uintptr_t)dst;
+	j->memcpy.src = (uintptr_t)src;
+	j->memcpy.len = len;
+}
+
+/* ---- jobs ---------------------------------------------------------- */
+
+static void jobs_on(int fd, const char *what, size_t len)
+{
+	struct dvm_accel_job j;
+	u64 *a = map(len, PROT_READ | PROT_WRITE);
+	u64 *b = map(len, PROT_READ | PROT_WRITE);
+	u64 *c = map(len, PROT_READ | PROT_WRITE);
+	size_t n = len / 8, i;
+	u32 *idx = malloc(n * 4);
+	bool id = identity(a) && identity(b);
+	int err;
+
+	for (i = 0; i < n; i++) {
+		a[i] = i * 0x9e3779b97f4a7c15ULL;
+		idx[i] = (u32)((i * 7919) % n);
+	}
+	/* memcpy, unaligned ends */
+	memset(b, 0xee, len);
+	memcpy_job(&j, (char *)b + 3, (char *)a + 5, len - 77);
+	err = run(fd, &j);
+	check(!err && !memcmp((char *)b + 3, (char *)a + 5, len - 77) &&
+	      ((char *)b)[2] == (char)0xee && ((char *)b)[len - 74] == (char)0xee &&
+	      j.stats.bytes_written == len - 77,
+	      "%s: memcpy of %zu bytes lands exactly (err %d, %llu written)",
+	      what, len - 77, err, (unsigned long long)j.stats.bytes_written);
+	if (id)
+		check(j.stats.identity == j.stats.accesses && !j.stats.translated,
+		      "%s: every access validated by a PE (%llu of %llu)", what,
+		      (unsigned long long)j.stats.identity,
+		      (unsigned long long)j.stats.accesses);
+	else
+		check(j.stats.translated > 0 &&
+		      j.stats.preloads_squashed >= j.stats.translated / 2,
+		      "%s: translated accesses (%llu), their preloads squashed (%llu)",
+		      what, (unsigned long long)j.stats.translated,
+		      (unsigned long long)j.stats.preloads_squashed);
+	/* gather */
+	memset(&j, 0, sizeof(j));
+	j.op = DVM_ACCEL_GATHER;
+	j.gs.dst = (uintptr_t)c;
+	j.gs.src = (uintptr_t)a;
+	j.gs.idx = (uintptr_t)idx;
+	j.gs.n = n;
+	j.gs.n_table = n;
+	err = run(fd, &j);
+	for (i = 0; i < n && c[i] == a[idx[i]]; i++)
+		;
+	check(!err && i == n && j.stats.accesses == 3 * n,
+	      "%s: gather of %zu elements (err %d, %llu accesses)", what, n, err,
+	      (unsigned long long)j.stats.accesses);
+	/* scatter: back into b through the same permutation */
+	memset(b, 0, len);
+	j.op = DVM_ACCEL_SCATTER;
+	j.gs.dst = (uintptr_t)b;
+	j.gs.src = (uintptr_t)c;
+	err = run(fd, &j);
+	for (i = 0; i < n && b[idx[i]] == c[i]; i++)
+		;
+	check(!err && i == n, "%s: scatter of %zu elements (err %d)", what, n, err);
+	/* an index out of bounds: -EINVAL */
+	idx[n / 2] = (u32)n;
+	err = run(fd, &j);
+	check(err == EINVAL, "%s: index beyond n_table refused with EINVAL (%d)",
+	      what, err);
+	/* pointer chase through a cycle over the pages of a */
+	for (i = 0; i < n; i += 512)
+		a[i] = (uintptr_t)&a[(i + 512 * 37) % n];
+	memset(&j, 0, sizeof(j));
+	j.op = DVM_ACCEL_CHASE;
+	j.chase.start = (uintptr_t)a;
+	j.chase.max_steps = 1000;
+	err = run(fd, &j);
+	{
+		u64 p = (uintptr_t)a;
+
+		for (i = 0; i < 1000; i++)
+			p = *(u64 *)(uintptr_t)p;
+		check(!err && j.result == 1000 && j.result2 == p,
+		      "%s: pointer chase of 1000 steps ends where the CPU's does",
+		      what);
+	}
+	munmap(a, len);
+	munmap(b, len);
+	munmap(c, len);
+	free(idx);
+}
+
+static int cmd_jobs(bool plan)
+{
+	int fd;
+	void *probe;
+
+	if (plan)
+		printf("1..15\n");
+	dvm_mode(true);
+	probe = map(4 * MiB, PROT_READ | PROT_WRITE);
+	check(identity(probe), "DVM mode gives identity-mapped memory");
+	munmap(probe, 4 * MiB);
+	fd = accel_open();
+	jobs_on(fd, "identity", 4 * MiB);
+	dvm_mode(false);
+	jobs_on(fd, "translated", 1 * MiB);
+	{
+		struct dvm_accel_job j;
+		char *x = map(8192, PROT_READ | PROT_WRITE);
+
+		memcpy_job(&j, x, x + 4096, 4096);
+		j.flags = 0x80;
+		check(run(fd, &j) == EINVAL, "unknown job flag: EINVAL");
+		j.flags = 0;
+		j.op = 99;
+		check(run(fd, &j) == EINVAL, "unknown job: EINVAL");
+	}
+	close(fd);
+	return tests_failed ? 1 : 0;
+}
+
+/* ---- security ------------------------------------------------------- */
+
+/* A memcpy that must be refused: EFAULT, nothing written anywhere. */
+static void refused(int fd, const char *what, void *dst, const void *src,
+		    size_t len, char *guard)
+{
+	struct dvm_accel_job j;
+	int err;
+	size_t i;
+
+	memcpy_job(&j, dst, src, len);
+	err = run(fd, &j);
+	for (i = 0; guard && i < len && guard[i] == 0x5a; i++)
+		;
+	check(err == EFAULT && !j.stats.bytes_written && j.stats.perm_faults &&
+	      (!guard || i == len),
+	      "%s: EFAULT (%d), 0 bytes moved (%llu), destination intact",
+	      what, err, (unsigned long long)j.stats.bytes_written);
+}
+
+static int cmd_security(bool plan)
+{
+	size_t len = 4 * MiB;
+	char *src, *dst, *ro, *none, *gone;
+	int fd, pipefd[2];
+	pid_t child;
+	u64 other;
+
+	if (plan)
+		printf("1..8\n");
+	dvm_mode(true);
+	src = map(len, PROT_READ | PROT_WRITE);
+	dst = map(len, PROT_READ | PROT_WRITE);
+	ro = map(len, PROT_READ | PROT_WRITE);
+	none = map(len, PROT_READ | PROT_WRITE);
+	gone = map(len, PROT_READ | PROT_WRITE);
+	memset(src, 0xa5, len);
+	memset(dst, 0x5a, len);
+	memset(ro, 0x5a, len);
+	memset(gone, 0x77, len);
+	fd = accel_open();
+	mprotect(ro, len, PROT_READ);
+	mprotect(none, len, PROT_NONE);
+	munmap(gone, len);
+
+	refused(fd, "unmapped source (0x10000)", dst, (void *)0x10000, 4096, dst);
+	refused(fd, "source beyond user space", dst, (void *)(1ULL << 47), 4096,
+		dst);
+	refused(fd, "write to a read-only mapping", ro, src, len, ro);
+	refused(fd, "read of a PROT_NONE mapping", dst, none, len, dst);
+	refused(fd, "read after munmap", dst, gone, len, dst);
+	/* only the last page is read-only: the job stops before the first */
+	mprotect(dst + len - 4096, 4096, PROT_READ);
+	refused(fd, "the last page of the destination read-only", dst, src, len,
+		dst);
+	mprotect(dst + len - 4096, 4096, PROT_READ | PROT_WRITE);
+
+	/* another process's identity-mapped memory */
+	if (pipe(pipefd))
+		return 1;
+	child = fork();
+	if (!child) {
+		char *mine = map(len, PROT_READ | PROT_WRITE);
+
+		memset(mine, 0x33, len);
+		other = (uintptr_t)mine;
+		if (write(pipefd[1], &other, 8) != 8)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	if (read(pipefd[0], &other, 8) != 8)
+		other = 0;
+	refused(fd, "another process's memory", dst, (void *)(uintptr_t)other,
+		len, dst);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+
+	/* the same job with legal arguments still works afterwards */
+	{
+		struct dvm_accel_job j;
+
+		memcpy_job(&j, dst, src, len);
+		check(!run(fd, &j) && !memcmp(dst, src, len),
+		      "a legal job after the refused ones moves all %zu bytes", len);
+	}
+	close(fd);
+	return tests_failed ? 1 : 0;
+}
+
+/* ---- lifecycle ------------------------------------------------------ */
+
+struct racer {
+	char *buf;
+	size_t len;
+	int op;			/* 0 munmap, 1 mprotect */
+	long delay_us;
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+
+	usleep(r->delay_us);
+	if (r->op)
+		mprotect(r->buf, r->len, PROT_READ);
+	else
+		munmap(r->buf, r->len);
+	return NULL;
+}
+
+static void diag_mid(int op, int rounds, int mid, u64 moved, size_t len)
+{
+	printf("# %s: %d rounds; %s (%llu of %zu bytes moved by the last job)\n",
+	       op ? "mprotect" : "munmap", rounds,
+	       mid ? "a job was cut in the middle of its copy" :
+	       "no job was cut mid-copy (all ended before the first byte)",
+	       (unsigned long long)moved, len);
+}
+
+static u64 table_bytes(int fd)
+{
+	struct dvm_accel_stats st;
+
+	if (ioctl(fd, DVM_ACCEL_TABLE, &st))
+		return 0;
+	return st.pt_bytes;
+}
+
+static int cmd_lifecycle(bool plan)
+{
+	size_t len = 16 * MiB;
+	struct dvm_accel_job j;
+	int fd, op, err, status;
+	char *a, *b;
+	u64 t0, t1;
+	pid_t child;
+
+	if (plan)
+		printf("1..8\n");
+	dvm_mode(true);
+	fd = accel_open();
+	t0 = table_bytes(fd);
+	/*
+	 * munmap / mprotect of the destination by another thread while jobs
+	 * run, at growing delays until one lands in the middle of a copy.
+	 */
+	for (op = 0; op < 2; op++) {
+		int rounds, mid = 0, bad = 0;
+		u64 moved = 0;
+
+		for (rounds = 0; rounds < 12 && !mid; rounds++) {
+			struct racer r = { .len = len, .op = op,
+					   .delay_us = 500L << rounds };
+			pthread_t t;
+			int k;
+
+			a = map(len, PROT_READ | PROT_WRITE);
+			b = map(len, PROT_READ | PROT_WRITE);
+			memset(a, 1, len);
+			memset(b, 2, len);
+			memcpy_job(&j, b, a, len);	/* table filled */
+			bad |= run(fd, &j);
+			memset(b, 2, len);
+			r.buf = b;
+			pthread_create(&t, NULL, race, &r);
+			for (k = 0, err = 0; k < 1000 && !err; k++) {
+				memcpy_job(&j, b, a, len);
+				err = run(fd, &j);
+			}
+			pthread_join(t, NULL);
+			bad |= err != EFAULT;
+			moved = j.stats.bytes_written;
+			mid = moved > 0 && moved < len;
+			if (op) {
+				/* the bytes that landed are a's, the rest b's */
+				size_t i;
+
+				for (i = 0; i < moved && b[i] == 1; i++)
+					;
+				bad |= i != moved;
+				munmap(b, len);
+			}
+			munmap(a, len);
+		}
+		check(!bad, "%s during jobs: the job then running ends with EFAULT",
+		      op ? "mprotect(PROT_READ)" : "munmap");
+		diag_mid(op, rounds, mid, moved, len);
+		if (!op)
+			check(table_bytes(fd) <= t0 + 4 * 4096,
+			      "munmap race: the device table gave the ranges back (%llu bytes)",
+			      (unsigned long long)table_bytes(fd));
+		else
+			check(!bad,
+			      "mprotect race: destination has source bytes to the fault");
+	}
+	t1 = table_bytes(fd);
+	check(t1 <= t0 + 8 * 4096, "device table back near its bound size: %llu -> %llu bytes",
+	      (unsigned long long)t0, (unsigned long long)t1);
+
+	/* fork: the child cannot use the parent's binding; CoW keeps them apart */
+	a = map(len, PROT_READ | PROT_WRITE);
+	b = map(len, PROT_READ | PROT_WRITE);
+	memset(a, 3, len);
+	memset(b, 4, len);
+	child = fork();
+	if (!child) {
+		memcpy_job(&j, b, a, 4096);
+		_exit(run(fd, &j) == EPERM && b[0] == 4 ? 0 : 1);
+	}
+	waitpid(child, &status, 0);
+	check(WIFEXITED(status) && !WEXITSTATUS(status),
+	      "fork: a job from the child on the parent's file: EPERM, nothing moved");
+	memcpy_job(&j, b, a, len);
+	err = run(fd, &j);
+	check(!err && b[0] == 3 && b[len - 1] == 3 && j.stats.faults > 0,
+	      "fork: the parent's job after fork re-faults its pages (%llu) and writes its memory",
+	      (unsigned long long)j.stats.faults);
+	munmap(a, len);
+	munmap(b, len);
+	close(fd);
+
+	/* exit mid-job: a child killed while its job runs */
+	child = fork();
+	if (!child) {
+		int cfd = accel_open();
+		char *x = map(64 * MiB, PROT_READ | PROT_WRITE);
+		char *y = map(64 * MiB, PROT_READ | PROT_WRITE);
+
+		memset(x, 5, 64 * MiB);
+		for (;;) {
+			memcpy_job(&j, y, x, 64 * MiB);
+			run(cfd, &j);
+		}
+	}
+	{
+		struct timespec ts = { 1, 0 };
+
+		nanosleep(&ts, NULL);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	fd = accel_open();
+	a = map(len, PROT_READ | PROT_WRITE);
+	memset(a, 6, len / 2);
+	memcpy_job(&j, a + len / 2, a, len / 2);
+	err = run(fd, &j);
+	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && !err &&
+	      a[len - 1] == 6,
+	      "exit mid-job: the killed process is gone, the device works for the next one");
+	close(fd);
+	return tests_failed ? 1 : 0;
+}
+
+/* ---- graphs ------------------------------------------------------- */
+
+static void *arena_take(char **cur, size_t len)
+{
+	void *p = *cur;
+
+	*cur += (len + 63) & ~63UL;
+	return p;
+}
+
+static double pct(u64 a, u64 b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void graph(int fd, u32 scale, u32 ef)
+{
+	u64 n = 1ULL << scale, ne = n * ef, m, v, reached, ref_reached;
+	size_t need = (n + 1) * 8 + 2 * ne * 4 + 4 * n * 4 + 4 * n * 8 + 64 * 16;
+	size_t alen = (need + 2 * MiB - 1) & ~(2 * MiB - 1);
+	char *arena = map(alen, PROT_READ | PROT_WRITE), *cur = arena;
+	u64 *row = arena_take(&cur, (n + 1) * 8);
+	u32 *col = arena_take(&cur, 2 * ne * 4);
+	s32 *lv = arena_take(&cur, n * 4), *lv_ref = malloc(n * 4);
+	u32 *q = arena_take(&cur, n * 4), *q_ref = malloc(n * 4);
+	u64 *rank = arena_take(&cur, n * 8), *next = arena_take(&cur, n * 8);
+	u64 *rank_ref = malloc(n * 8), *next_ref = malloc(n * 8);
+	struct dvm_accel_job j;
+	struct dvm_accel_stats bs;
+	u32 root = 0, *eu, *ev;
+	int err;
+
+	/* the edge list only after the arena, which wants contiguous memory */
+	eu = malloc(ne * 4);
+	ev = malloc(ne * 4);
+	if (!eu || !ev) {
+		printf("Bail out! no memory for %llu edges\n", (unsigned long long)ne);
+		exit(1);
+	}
+	printf("# scale %u: CSR and result arrays %s identity mapped\n", scale,
+	       identity(arena) && identity(arena + alen - 4096) ? "are" : "are NOT");
+	dvm_rmat_edges(0x5eed0000 + scale, scale, ne, eu, ev);
+	m = dvm_csr_build(n, eu, ev, ne, row, col);
+	free(eu);
+	free(ev);
+	/* a root with edges, as Graph500 picks them */
+	while (row[root + 1] == row[root])
+		root++;
+	ref_reached = dvm_bfs_ref(row, col, n, root, lv_ref, q_ref);
+
+	memset(&j, 0, sizeof(j));
+	j.op = DVM_ACCEL_BFS;
+	j.flags = DVM_ACCEL_F_TLB;
+	j.bfs.g.row = (uintptr_t)row;
+	j.bfs.g.col = (uintptr_t)col;
+	j.bfs.g.n = n;
+	j.bfs.g.m = m;
+	j.bfs.root = root;
+	j.bfs.level = (uintptr_t)lv;
+	j.bfs.queue = (uintptr_t)q;
+	err = run(fd, &j);
+	reached = j.result;
+	bs = j.stats;
+	check(!err && reached == ref_reached && !memcmp(lv, lv_ref, n * 4),
+	      "scale %u: BFS from %u on the accelerator matches the CPU (%llu of %llu vertices, %llu edges)",
+	      scale, root, (unsigned long long)reached, (unsigned long long)n,
+	      (unsigned long long)m);
+
+	printf("# table: %2u %7llu %8llu %9llu %9llu %6.2f %7.3f %7.5f",
+	       scale, (unsigned long long)n, (unsigned long long)m,
+	       (unsigned long long)bs.pt_bytes, (unsigned long long)bs.pt_bytes_4k,
+	       100.0 - pct(bs.pt_bytes, bs.pt_bytes_4k),
+	       pct(bs.avc_hits, bs.avc_hits + bs.avc_misses),
+	       (double)bs.validation_refs / (double)(bs.accesses ? bs.accesses : 1));
+	printf(" %6.2f %6.2f %6.2f %6.2f %7.3f\n",
+	       pct(bs.tlb4k_misses, bs.accesses), pct(bs.tlb2m_misses, bs.accesses),
+	       pct(bs.identity, bs.accesses), pct(bs.preloads_squashed, bs.preloads),
+	       (double)bs.ns / 1e9);
+	if (scale > 16)
+		goto out;
+	memset(&j, 0, sizeof(j));
+	j.op = DVM_ACCEL_PAGERANK;
+	j.pr.g = (struct dvm_accel_csr){ (uintptr_t)row, (uintptr_t)col, n, m };
+	j.pr.iters = 3;
+	j.pr.rank = (uintptr_t)rank;
+	j.pr.next = (uintptr_t)next;
+	err = run(fd, &j);
+	dvm_pagerank_ref(row, col, n, 3, rank_ref, next_ref);
+	for (v = 0; v < n && rank[v] == rank_ref[v]; v++)
+		;
+	check(!err && v == n,
+	      "scale %u: PageRank (3 iterations, fixed point) equals the CPU's",
+	      scale);
+	printf("# scale %u PageRank: %llu accesses, AVC hit %.4f %%, %.5f refs/access\n",
+	       scale, (unsigned long long)j.stats.accesses,
+	       pct(j.stats.avc_hits, j.stats.avc_hits + j.stats.avc_misses),
+	       (double)j.stats.validation_refs /
+	       (double)(j.stats.accesses ? j.stats.accesses : 1));
+out:
+	munmap(arena, alen);
+	free(lv_ref);
+	free(q_ref);
+	free(rank_ref);
+	free(next_ref);
+}
+
+static int cmd_graph(int argc, char **argv)
+{
+	int fd, i, n;
+
+	for (i = 0, n = 0; i < argc; i++)
+		n += atoi(argv[i]) > 16 ? 1 : 2;
+	printf("1..%d\n", n);
+	dvm_mode(true);
+	fd = accel_open();
+	printf("# table: scale n m(directed) PE-bytes 4K-bytes saved%% AVC-hit%%");
+	printf(" refs/access TLB4K-miss%% TLB2M-miss%% identity%% squashed%% BFS-s\n");
+	for (i = 0; i < argc; i++)
+		graph(fd, (u32)atoi(argv[i]), 16);
+	close(fd);
+	return tests_failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "jobs"))
+		return cmd_jobs(true);
+	if (argc >= 2 && !strcmp(argv[1], "security"))
+		return cmd_security(true);
+	if (argc >= 2 && !strcmp(argv[1], "lifecycle"))
+		return cmd_lifecycle(true);
+	if (argc >= 2 && !strcmp(argv[1], "all")) {
+		printf("1..31\n");
+		cmd_jobs(false);
+		cmd_security(false);
+		return cmd_lifecycle(false);
+	}
+	if (argc >= 3 && !strcmp(argv[1], "graph"))
+		return cmd_graph(argc - 2, argv + 2);
+	fprintf(stderr, "usage: dvm_accel jobs|security|lifecycle|all|graph SCALE...\n");
+	return 2;
+}
