@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the hostile-host scenarios (hostile.sh, key.sh), sourced after
+# /selftests/lib.sh and mpe_lib.sh. Host C runs mp_hostile, none of our
+# modules; the members count what they drop in $DROPS.
+DROPS=/sys/class/misc/mp_eth/drops
+drop() { cat $DROPS/"$1"; }
+sig() { mp_hostile sig "$@"; }
+field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) v = $(i + 1) } END { print v }'; }
+show_drops() { for f in $DROPS/*; do diag "$(basename "$f") $(cat "$f")"; done; }
+
+# c_capture WHAT: C brings eth0 up without our modules, waits for A to say
+# WHAT, then captures the members' frames while A writes its pattern
+# (four test points, and a fifth: enough frames were captured)
+c_capture() {
+	check "eth0 up, none of our modules here" \
+		"mpe_net && ! grep -q '^mp_eth\|^cmm_mp' /proc/modules"
+	check "A: $1" sig wait capture 400
+	mp_hostile capture /tmp/cap 600 4096 > /tmp/cap.out &
+	_cap=$!
+	sleep 1
+	check "C captures; tells A" sig send capturing 60
+	check "A has written its pattern" sig wait attack 300
+	kill $_cap
+	wait $_cap
+	check "captured the members' frames: $(field captured < /tmp/cap.out)" \
+		"test \"\$(field captured < /tmp/cap.out)\" -gt 50"
+}
