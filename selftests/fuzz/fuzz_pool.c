@@ -177,9 +177,9 @@ static void fuzz_pamt(struct fuzz_input *in)
 	while (in->len) {
 		u64 v = next_u64(in, 8);
 
-		check_nha(&t, t.pool_size ? v % (2 * t.pool_size) : v);
-		check_seg(&t, t.nr_segs ? (u32)(v % (2ULL * t.nr_segs)) :
-			  (u32)v);
+		/* half inside the pool, half anywhere (2 * size may wrap) */
+		check_nha(&t, v & 1 ? v : v % t.pool_size);
+		check_seg(&t, v & 2 ? (u32)v : (u32)(v % t.nr_segs));
 	}
 }
 
