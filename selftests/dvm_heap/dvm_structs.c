@@ -13,7 +13,8 @@
  * program binds it itself, as a program offloading work does): pointer
  * chases over the list, the tree's leftmost and rightmost paths and every
  * adjacency list, each compared with the CPU's walk; one line per structure
- * with the jobs' access counts (identity or translated, faults).
+ * with the jobs' access counts (identity or translated, faults, memory
+ * references of the validations, AVC misses, time).
  *
  *	dvm_structs [-a] [LIST_NODES TREE_NODES VERTICES DEGREE]
  */
@@ -128,6 +129,7 @@ static void bfs(const struct graph *g, uint64_t *reach, uint64_t *dsum)
 /* what the accelerator's chases over one structure gave */
 struct chase_sum {
 	uint64_t chains, bad, accesses, identity, translated, faults;
+	uint64_t refs, avc_misses, ns;
 };
 
 /*
@@ -160,6 +162,9 @@ static void chase(int fd, const void *start, size_t off, uint64_t len,
 		s->identity += j.stats.identity;
 		s->translated += j.stats.translated;
 		s->faults += j.stats.faults;
+		s->refs += j.stats.validation_refs;
+		s->avc_misses += j.stats.avc_misses;
+		s->ns += j.stats.ns;
 	}
 	s->chains++;
 }
@@ -169,10 +174,14 @@ static void chase_print(const char *what, const struct chase_sum *s)
 	printf("accel %s chains %llu mismatches %llu accesses %llu ", what,
 	       (unsigned long long)s->chains, (unsigned long long)s->bad,
 	       (unsigned long long)s->accesses);
-	printf("identity %llu translated %llu faults %llu\n",
+	printf("identity %llu translated %llu faults %llu ",
 	       (unsigned long long)s->identity,
 	       (unsigned long long)s->translated,
 	       (unsigned long long)s->faults);
+	printf("validation_refs %llu avc_misses %llu us %llu\n",
+	       (unsigned long long)s->refs,
+	       (unsigned long long)s->avc_misses,
+	       (unsigned long long)s->ns / 1000);
 }
 
 /* a path down the tree through left (@right false) or right children */

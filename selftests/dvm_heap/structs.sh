@@ -36,20 +36,22 @@ stop_structs() {
 }
 roots() { awk '/^list/{l=$2}/^tree/{t=$2}/^graph/{g=$2}END{print l, t, g}' "$1"; }
 answers() { awk '$1=="list"||$1=="tree"||$1=="graph"{print $1, $3, $4}' "$1"; }
-# accel_sum OUT: chains mismatches accesses identity translated faults, summed
-# over the structures' "accel" lines
+# accel_sum OUT: chains mismatches accesses identity translated faults
+# validation_refs avc_misses us, summed over the structures' "accel" lines
 accel_sum() {
-	awk '$1=="accel"{c+=$4; m+=$6; a+=$8; i+=$10; t+=$12; f+=$14; n++}
-	     END{if (n == 3) print c, m, a, i, t, f}' "$1"
+	awk '$1=="accel"{c+=$4; m+=$6; a+=$8; i+=$10; t+=$12; f+=$14
+			 r+=$16; am+=$18; us+=$20; n++}
+	     END{if (n == 3) print c, m, a, i, t, f, r, am, us}' "$1"
 }
 # accel_checks OUT MODE: the accelerator's chases in OUT (MODE identity or
 # translated)
 accel_checks() {
 	grep '^accel ' "$1" | while read -r l; do diag "$l"; done
-	read -r ch mis acc idn trn flt <<EOF
+	read -r ch mis acc idn trn flt refs am us <<EOF
 $(accel_sum "$1")
 EOF
 	diag "accelerator: $ch chains, $acc accesses, $idn identity, $trn translated, $flt faults"
+	diag "accelerator: $refs validation memory references, $am AVC misses, $us us in jobs"
 	check "accelerator: $ch chases (list, tree paths, adjacency lists) end where the CPU's walks do ($mis differ)" \
 		'[ -n "$mis" ] && [ "$ch" -gt 10000 ] && [ "$mis" = 0 ]'
 	if [ "$2" = identity ]; then
