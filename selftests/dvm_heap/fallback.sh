@@ -6,11 +6,14 @@
 # nearly all free memory and gives back only single pages whose buddies
 # it keeps, so no block a heap chunk needs is free.  Under `mpctl dvm run`
 # dvm_structs must still run correctly with demand-paged chunks, counted as
-# "nocontig" fallback; with --strict the allocation fails instead (malloc
-# returns NULL, the program says so) and the refused chunks are counted.
+# "nocontig" fallback, and the accelerator's chases over its structures
+# (dvm_structs -a) must still end where the CPU's walks do, the accesses
+# to demand-paged memory translated; with --strict the allocation fails
+# instead (malloc returns NULL, the program says so) and the refused chunks
+# are counted.
 # Once the memory is given back, --strict runs with an identity-mapped heap.
 . /selftests/lib.sh
-tap_plan 9
+tap_plan 10
 
 T=/tmp/dvm_fallback
 mkdir -p $T
@@ -36,7 +39,7 @@ diag "$(cat $T/frag.out)"
 awk '$4 != "DMA"' /proc/buddyinfo | while read -r l; do diag "buddyinfo: $l"; done
 nc0=$(vmstat dvm_fallback_nocontig)
 
-mpctl dvm run --stat -- dvm_structs < /dev/null > $T/fb.out 2> $T/fb.err
+mpctl dvm run --stat -- dvm_structs -a < /dev/null > $T/fb.out 2> $T/fb.err
 rc=$?
 cat $T/fb.err >&2
 nc1=$(vmstat dvm_fallback_nocontig)
@@ -47,6 +50,13 @@ check "fragmented memory: same answers as without the launcher" 'cmp $T/plain.an
 check "fragmented memory: summary shows nocontig fallback" \
 	'grep -q "fallback [0-9.]* MiB (.*nocontig" $T/fb.err'
 check "dvm_fallback_nocontig rose ($nc0 -> $nc1)" '[ "$nc1" -gt "$nc0" ]'
+grep '^accel ' $T/fb.out | while read -r l; do diag "$l"; done
+read -r mis acc idn trn <<EOF
+$(awk '$1=="accel"{m+=$6; a+=$8; i+=$10; t+=$12; n++}
+       END{if (n == 3) print m, a, i, t}' $T/fb.out)
+EOF
+check "fragmented memory: the accelerator's chases end where the CPU's walks do ($mis differ), $trn of $acc accesses translated, $idn identity" \
+	'[ "$mis" = 0 ] && [ "$acc" -gt 300000 ] && [ "$trn" -gt 0 ] && [ $((idn + trn)) = "$acc" ]'
 
 mpctl dvm run --strict --stat -- dvm_structs < /dev/null > $T/strict.out 2> $T/strict.err
 rc=$?

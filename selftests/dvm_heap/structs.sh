@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm: --kernel patched --mem 2G --timeout 400
+# vm: --kernel patched --mem 2G --timeout 500
 #
 # Pointer-is-a-pointer for an unmodified program: dvm_structs builds a
 # linked list, a binary search tree and a graph (adjacency lists) with plain
@@ -8,9 +8,13 @@
 # structures treating every pointer as a physical address (it sees only the
 # process's frames, from /proc/PID/pagemap, read through /proc/PID/mem) and
 # must get the CPU's answers, with every node at VA == PA.  Without the
-# launcher the same walk must fail at the first pointer.
+# launcher the same walk must fail at the first pointer.  dvm_structs -a
+# also hands the structures to /dev/dvm_accel: pointer chases over the
+# list, the tree's outer paths and every adjacency list must end where the
+# CPU's walks do, every access validated by a Permission Entry (identity)
+# under the launcher, every access translated without it (control).
 . /selftests/lib.sh
-tap_plan 9
+tap_plan 13
 
 T=/tmp/dvm_structs
 mkdir -p $T
@@ -22,9 +26,9 @@ start_structs() {
 	rm -f $T/fifo && mkfifo $T/fifo
 	sleep 300 > $T/fifo &
 	HOLD=$!
-	"$@" dvm_structs < $T/fifo > "$out" 2> "$out.err" &
+	"$@" dvm_structs -a < $T/fifo > "$out" 2> "$out.err" &
 	SPID=$!
-	wait_until 120 "grep -q ready $out"
+	wait_until 240 "grep -q ready $out"
 }
 stop_structs() {
 	kill "$HOLD" 2>/dev/null
@@ -32,11 +36,38 @@ stop_structs() {
 }
 roots() { awk '/^list/{l=$2}/^tree/{t=$2}/^graph/{g=$2}END{print l, t, g}' "$1"; }
 answers() { awk '$1=="list"||$1=="tree"||$1=="graph"{print $1, $3, $4}' "$1"; }
+# accel_sum OUT: chains mismatches accesses identity translated faults
+# validation_refs avc_misses us, summed over the structures' "accel" lines
+accel_sum() {
+	awk '$1=="accel"{c+=$4; m+=$6; a+=$8; i+=$10; t+=$12; f+=$14
+			 r+=$16; am+=$18; us+=$20; n++}
+	     END{if (n == 3) print c, m, a, i, t, f, r, am, us}' "$1"
+}
+# accel_checks OUT MODE: the accelerator's chases in OUT (MODE identity or
+# translated)
+accel_checks() {
+	grep '^accel ' "$1" | while read -r l; do diag "$l"; done
+	read -r ch mis acc idn trn flt refs am us <<EOF
+$(accel_sum "$1")
+EOF
+	diag "accelerator: $ch chains, $acc accesses, $idn identity, $trn translated, $flt faults"
+	diag "accelerator: $refs validation memory references, $am AVC misses, $us us in jobs"
+	check "accelerator: $ch chases (list, tree paths, adjacency lists) end where the CPU's walks do ($mis differ)" \
+		'[ -n "$mis" ] && [ "$ch" -gt 10000 ] && [ "$mis" = 0 ]'
+	if [ "$2" = identity ]; then
+		check "accelerator: all $acc accesses validated by a Permission Entry ($idn identity, $trn translated)" \
+			'[ "$acc" -gt 300000 ] && [ "$idn" = "$acc" ] && [ "$trn" = 0 ]'
+	else
+		check "accelerator without the launcher: all $acc accesses translated ($idn identity, $trn translated)" \
+			'[ "$acc" -gt 300000 ] && [ "$trn" = "$acc" ] && [ "$idn" = 0 ]'
+	fi
+}
 
 # 1. under the launcher
 start_structs $T/dvm.out mpctl dvm run --stat --
 check "dvm_structs runs under mpctl dvm run" 'grep -q ready $T/dvm.out'
-diag "$(cat $T/dvm.out | tr '\n' ' ')"
+diag "$(grep -v '^accel ' $T/dvm.out | tr '\n' ' ')"
+accel_checks $T/dvm.out identity
 # mpctl dvm run execs: SPID is dvm_structs itself
 mpctl dvm stat "$SPID" > $T/stat.json
 cat $T/stat.json >&2
@@ -73,6 +104,7 @@ check "--stat prints the heap summary at exit" 'grep -q "^mp-dvm: pid $SPID: hea
 start_structs $T/plain.out
 answers $T/plain.out > $T/plain.ans
 check "without the launcher the program's answers are the same" 'cmp $T/cpu.ans $T/plain.ans'
+accel_checks $T/plain.out translated
 set -- $(roots $T/plain.out)
 dvm_physwalk "$SPID" "$1" "$2" "$3" > $T/walk2.out 2> $T/walk2.err
 rc=$?
