@@ -74,8 +74,9 @@ uint64_t mp_dvm_hook_calls(unsigned int arena)
 	return __atomic_load_n(&hook_calls[arena], __ATOMIC_RELAXED);
 }
 
-static void parse_vmstat_line(const char *line, uint64_t *v)
+static void parse_vmstat_line(const char *line, void *arg)
 {
+	uint64_t *v = arg;
 	size_t n;
 	int i;
 
@@ -92,28 +93,8 @@ static void parse_vmstat_line(const char *line, uint64_t *v)
 /* Read the fallback counters; all zero when /proc/vmstat is unreadable. */
 static void read_fb_counters(uint64_t *v)
 {
-	char buf[1024], line[128];
-	size_t len = 0;
-	ssize_t r, i;
-	int fd;
-
 	memset(v, 0, NR_FB_COUNTERS * sizeof(*v));
-	fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	while ((r = read(fd, buf, sizeof(buf))) > 0) {
-		for (i = 0; i < r; i++) {
-			if (buf[i] != '\n') {
-				if (len < sizeof(line) - 1)
-					line[len++] = buf[i];
-				continue;
-			}
-			line[len] = '\0';
-			parse_vmstat_line(line, v);
-			len = 0;
-		}
-	}
-	close(fd);
+	mp_dvm_read_lines("/proc/vmstat", parse_vmstat_line, v);
 }
 
 static bool page_is_identity(int fd, uintptr_t va)

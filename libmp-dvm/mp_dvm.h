@@ -44,5 +44,7 @@ void mp_dvm_stats_fork_child(void);
 void mp_dvm_stats_exit(void);
 void mp_dvm_stats_add(uint64_t *counter, uint64_t v);
 void mp_dvm_summary(int fd);
+int mp_dvm_read_lines(const char *path, void (*fn)(const char *line, void *arg),
+		      void *arg);
 
 #endif /* _MP_DVM_H */

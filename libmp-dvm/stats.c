@@ -100,17 +100,23 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void read_self_smaps(struct dvm_smaps *sm)
+/*
+ * mp_dvm_read_lines() - call @fn for each line of the file at @path, with
+ * read(2) and buffers on the stack: the library runs inside malloc and
+ * at exit, where stdio may allocate. Lines longer than 511 bytes are cut.
+ * Return: 0, or -errno when @path cannot be opened.
+ */
+int mp_dvm_read_lines(const char *path, void (*fn)(const char *line, void *arg),
+		      void *arg)
 {
 	char buf[4096], line[512];
 	size_t len = 0;
 	ssize_t r, i;
 	int fd;
 
-	dvm_smaps_init(sm);
-	fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return -errno;
 	while ((r = read(fd, buf, sizeof(buf))) > 0) {
 		for (i = 0; i < r; i++) {
 			if (buf[i] != '\n') {
@@ -119,11 +125,23 @@ static void read_self_smaps(struct dvm_smaps *sm)
 				continue;
 			}
 			line[len] = '\0';
-			dvm_smaps_line(sm, line);
+			fn(line, arg);
 			len = 0;
 		}
 	}
 	close(fd);
+	return 0;
+}
+
+static void smaps_line(const char *line, void *arg)
+{
+	dvm_smaps_line(arg, line);
+}
+
+static void read_self_smaps(struct dvm_smaps *sm)
+{
+	dvm_smaps_init(sm);
+	mp_dvm_read_lines("/proc/self/smaps", smaps_line, sm);
 }
 
 /* " (nocontig 1.0 MiB, vabusy 2.0 MiB)" for the non-zero @bytes */
