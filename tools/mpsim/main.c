@@ -14,6 +14,7 @@
  * 1 when not, 2 for bad arguments.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,91 @@ static int num(const char *s, double lo, double hi, double *v)
 	return 0;
 }
 
+/* A command-line option: its letter, where it lands and how it scales. */
+enum sim_opt_type { OPT_U32, OPT_U64, OPT_DBL, OPT_FLAG };
+
+struct sim_opt {
+	char letter;
+	enum sim_opt_type type;
+	double lo, hi, scale;	/* accepted range; stored as value * scale */
+	size_t off;		/* in the command's configuration */
+};
+
+#define OPT(l, t, lo, hi, sc, cfg, f) \
+	{ l, t, lo, hi, sc, offsetof(struct cfg, f) }
+
+static const struct sim_opt disc_opts[] = {
+	OPT('n', OPT_U32, 1, 1024, 1, sim_disc_cfg, nr),
+	OPT('l', OPT_DBL, 0, 0.9, 1, sim_disc_cfg, loss),
+	OPT('s', OPT_U64, 0, 1e15, 1, sim_disc_cfg, seed),
+	OPT('d', OPT_U64, 0, 1e6, SIM_US, sim_disc_cfg, delay),
+	OPT('j', OPT_U64, 0, 1e6, SIM_US, sim_disc_cfg, jitter),
+	OPT('b', OPT_U64, 0, 1e6, SIM_MS, sim_disc_cfg, boot_spread),
+	OPT('f', OPT_U32, 0, 1023, 1, sim_disc_cfg, fail),
+	OPT('J', OPT_U32, 0, 1023, 1, sim_disc_cfg, join),
+	OPT('r', OPT_FLAG, 0, 0, 0, sim_disc_cfg, back),
+	OPT('D', OPT_FLAG, 0, 0, 0, sim_disc_cfg, dup_chip),
+	OPT('H', OPT_U64, 0, 1e7, SIM_MS, sim_disc_cfg, hold),
+	OPT('w', OPT_U64, 200, 1e5, SIM_MS, sim_disc_cfg, window),
+	OPT('T', OPT_U64, 1000, 1e6, SIM_MS, sim_disc_cfg, hb_timeout),
+	OPT('v', OPT_FLAG, 0, 0, 0, sim_disc_cfg, verbose),
+};
+
+static const struct sim_opt xport_opts[] = {
+	OPT('p', OPT_U32, 1, 512, 1, sim_xport_cfg, pairs),
+	OPT('l', OPT_DBL, 0, 0.9, 1, sim_xport_cfg, loss),
+	OPT('s', OPT_U64, 0, 1e15, 1, sim_xport_cfg, seed),
+	OPT('d', OPT_U64, 0, 1e6, SIM_US, sim_xport_cfg, delay),
+	OPT('j', OPT_U64, 0, 1e6, SIM_US, sim_xport_cfg, jitter),
+	OPT('r', OPT_U64, 0.001, 1000, 1e9, sim_xport_cfg, rate),
+	OPT('m', OPT_U32, 576, 65535, 1, sim_xport_cfg, mtu),
+	OPT('B', OPT_U64, 4, 1 << 20, 1024, sim_xport_cfg, bytes),
+	OPT('R', OPT_U64, 0.01, 1000, SIM_MS, sim_xport_cfg, rto),
+};
+
+#define NR_OPTS(t)	(sizeof(t) / sizeof((t)[0]))
+
+/* Parse @argv into @cfg by @tab; 0, or 2 (usage printed) on bad input. */
+static int parse_opts(int argc, char **argv, const struct sim_opt *tab,
+		      size_t n, void *cfg)
+{
+	char spec[2 * 32 + 1];
+	size_t i, k = 0;
+	double v;
+	int opt;
+
+	for (i = 0; i < n && k + 2 < sizeof(spec); i++) {
+		spec[k++] = tab[i].letter;
+		if (tab[i].type != OPT_FLAG)
+			spec[k++] = ':';
+	}
+	spec[k] = '\0';
+	while ((opt = getopt(argc, argv, spec)) != -1) {
+		const struct sim_opt *o = NULL;
+		char *dst;
+
+		for (i = 0; i < n; i++)
+			if (tab[i].letter == opt)
+				o = &tab[i];
+		if (!o)
+			return help();
+		dst = (char *)cfg + o->off;
+		if (o->type == OPT_FLAG) {
+			*(bool *)dst = true;
+			continue;
+		}
+		if (num(optarg, o->lo, o->hi, &v))
+			return 2;
+		if (o->type == OPT_DBL)
+			*(double *)dst = v * o->scale;
+		else if (o->type == OPT_U32)
+			*(uint32_t *)dst = (uint32_t)(v * o->scale);
+		else
+			*(uint64_t *)dst = (uint64_t)(v * o->scale);
+	}
+	return optind == argc ? 0 : help();
+}
+
 static void print_phase(const char *name, const struct sim_disc_phase *p,
 			uint32_t live)
 {
@@ -76,80 +162,11 @@ static int cmd_disc(int argc, char **argv)
 		.hold = 5 * SIM_S, .limit = 120 * SIM_S,
 	};
 	struct sim_disc_result r;
-	double v;
-	int opt, ret;
+	int ret;
 
-	while ((opt = getopt(argc, argv, "n:l:s:d:j:b:f:J:rDH:w:T:v")) != -1) {
-		switch (opt) {
-		case 'n':
-			if (num(optarg, 1, 1024, &v))
-				return 2;
-			c.nr = (uint32_t)v;
-			break;
-		case 'l':
-			if (num(optarg, 0, 0.9, &c.loss))
-				return 2;
-			break;
-		case 's':
-			if (num(optarg, 0, 1e15, &v))
-				return 2;
-			c.seed = (uint64_t)v;
-			break;
-		case 'd':
-			if (num(optarg, 0, 1e6, &v))
-				return 2;
-			c.delay = (uint64_t)(v * SIM_US);
-			break;
-		case 'j':
-			if (num(optarg, 0, 1e6, &v))
-				return 2;
-			c.jitter = (uint64_t)(v * SIM_US);
-			break;
-		case 'b':
-			if (num(optarg, 0, 1e6, &v))
-				return 2;
-			c.boot_spread = (uint64_t)(v * SIM_MS);
-			break;
-		case 'f':
-			if (num(optarg, 0, 1023, &v))
-				return 2;
-			c.fail = (uint32_t)v;
-			break;
-		case 'J':
-			if (num(optarg, 0, 1023, &v))
-				return 2;
-			c.join = (uint32_t)v;
-			break;
-		case 'r':
-			c.back = true;
-			break;
-		case 'D':
-			c.dup_chip = true;
-			break;
-		case 'H':
-			if (num(optarg, 0, 1e7, &v))
-				return 2;
-			c.hold = (uint64_t)(v * SIM_MS);
-			break;
-		case 'w':
-			if (num(optarg, 200, 1e5, &v))
-				return 2;
-			c.window = (uint64_t)(v * SIM_MS);
-			break;
-		case 'T':
-			if (num(optarg, 1000, 1e6, &v))
-				return 2;
-			c.hb_timeout = (uint64_t)(v * SIM_MS);
-			break;
-		case 'v':
-			c.verbose = true;
-			break;
-		default:
-			return help();
-		}
-	}
-	if (optind != argc)
-		return help();
+	ret = parse_opts(argc, argv, disc_opts, NR_OPTS(disc_opts), &c);
+	if (ret)
+		return ret;
 	ret = sim_disc_run(&c, &r);
 	if (ret) {
 		fprintf(stderr, "mpsim: disc: %s\n", strerror(-ret));
@@ -182,61 +199,11 @@ static int cmd_xport(int argc, char **argv)
 		.bytes = 8 << 20, .limit = 600 * SIM_S,
 	};
 	struct sim_xport_result r;
-	double v;
-	int opt, ret;
+	int ret;
 
-	while ((opt = getopt(argc, argv, "p:l:s:d:j:r:m:B:R:")) != -1) {
-		switch (opt) {
-		case 'p':
-			if (num(optarg, 1, 512, &v))
-				return 2;
-			c.pairs = (uint32_t)v;
-			break;
-		case 'l':
-			if (num(optarg, 0, 0.9, &c.loss))
-				return 2;
-			break;
-		case 's':
-			if (num(optarg, 0, 1e15, &v))
-				return 2;
-			c.seed = (uint64_t)v;
-			break;
-		case 'd':
-			if (num(optarg, 0, 1e6, &v))
-				return 2;
-			c.delay = (uint64_t)(v * SIM_US);
-			break;
-		case 'j':
-			if (num(optarg, 0, 1e6, &v))
-				return 2;
-			c.jitter = (uint64_t)(v * SIM_US);
-			break;
-		case 'r':
-			if (num(optarg, 0.001, 1000, &v))
-				return 2;
-			c.rate = (uint64_t)(v * 1e9);
-			break;
-		case 'm':
-			if (num(optarg, 576, 65535, &v))
-				return 2;
-			c.mtu = (uint32_t)v;
-			break;
-		case 'B':
-			if (num(optarg, 4, 1 << 20, &v))
-				return 2;
-			c.bytes = (uint64_t)v << 10;
-			break;
-		case 'R':
-			if (num(optarg, 0.01, 1000, &v))
-				return 2;
-			c.rto = (uint64_t)(v * SIM_MS);
-			break;
-		default:
-			return help();
-		}
-	}
-	if (optind != argc)
-		return help();
+	ret = parse_opts(argc, argv, xport_opts, NR_OPTS(xport_opts), &c);
+	if (ret)
+		return ret;
 	ret = sim_xport_run(&c, &r);
 	if (ret) {
 		fprintf(stderr, "mpsim: xport: %s\n", strerror(-ret));
