@@ -19,6 +19,11 @@ $(B)/unit/test_libmp_fake: selftests/unit/test_libmp_fake.c \
 		-L$(B)/libmp -lmp -lcmocka -Wl,-rpath,$(B)/unit:$(B)/libmp
 
 $(B)/unit/test_mpctl_cli: selftests/unit/test_mpctl_cli.sh \
-		$(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
+		$(B)/unit/mpctl_cli_lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+# the helpers both mpctl end-to-end scripts source
+$(B)/unit/mpctl_cli_lib.sh: selftests/unit/mpctl_cli_lib.sh
+	@mkdir -p $(@D)
+	install -m 0644 $< $@

@@ -16,31 +16,7 @@ export MP_SYSFS_ROOT="$tmp/sys"
 export FAKE_CMM_MP_STATE="$tmp/pool"
 mkdir -p "$MP_SYSFS_ROOT"
 
-n=0
-fails=0
-out= err= rc=
-
-# run ARGS...: run mpctl with the fake, keep stdout, stderr and status.
-# MPCTL_WRAP (e.g. "valgrind -q --error-exitcode=9") goes in front.
-run() {
-	LD_PRELOAD=$FAKE $MPCTL_WRAP "$MPCTL" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		echo "#   rc=$rc"
-		printf '%s\n' "$out" | sed 's/^/#   out: /'
-		printf '%s\n' "$err" | sed 's/^/#   err: /'
-		fails=$((fails + 1))
-	fi
-}
+. "$here/mpctl_cli_lib.sh"
 
 # expect_fail DESC RC LINE ARGS...: exit status RC, nothing else on stderr
 # than exactly LINE.

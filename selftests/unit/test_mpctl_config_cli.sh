@@ -28,29 +28,7 @@ EOS
 chmod +x "$MPCTL_MODPROBE"
 CONF=$tmp/cmm-mp.conf
 
-n=0
-fails=0
-out= err= rc=
-
-run() {
-	LD_PRELOAD=$FAKE $MPCTL_WRAP "$MPCTL" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		echo "#   rc=$rc"
-		printf '%s\n' "$out" | sed 's/^/#   out: /'
-		printf '%s\n' "$err" | sed 's/^/#   err: /'
-		fails=$((fails + 1))
-	fi
-}
+. "$here/mpctl_cli_lib.sh"
 
 # jq_is FILTER VALUE: the JSON on stdout, filtered, is VALUE.
 jq_is() {
