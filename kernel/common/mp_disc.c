@@ -304,6 +304,7 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 {
 	struct mp_dmember *e;
 	bool proxy;
+	int newer;
 
 	if (round == 0 || round > MP_DISC_MAX_ROUND ||
 	    (op != MP_ETH_OP_DISCOVER && op != MP_ETH_OP_DISCOVER_ACK) ||
@@ -314,7 +315,8 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 	if (proxy && (op != MP_ETH_OP_DISCOVER_ACK || !bcast))
 		return -EINVAL;
 
-	if (round > d->round) {
+	newer = mp_disc_round_cmp(round, d->round);
+	if (newer > 0) {
 		/* a higher round is running: join it */
 		mp_disc_new_round(d, round, now, "joined a newer round");
 		tx->kick = true;
@@ -332,20 +334,20 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 	if (proxy) {
 		if (d->state == CMM_MP_POOL_RUNTIME &&
 		    !mp_disc_pool_find(d, p->chip_id, p->mac)) {
-			mp_disc_new_round(d, d->round + 1, now,
+			mp_disc_new_round(d, mp_disc_next_round(d->round), now,
 					  "a member we do not know was reported");
 			tx->kick = true;
 		}
-	} else if (round < d->round || !e || e->lost) {
-		mp_disc_new_round(d, d->round + 1, now,
+	} else if (newer < 0 || !e || e->lost) {
+		mp_disc_new_round(d, mp_disc_next_round(d->round), now,
 				  e && e->lost ? "a lost member came back" :
-				  round < d->round ?
+				  newer < 0 ?
 				  "a device of an older generation spoke" :
 				  "a new device appeared");
 		tx->kick = true;
 	} else if (op == MP_ETH_OP_DISCOVER_ACK &&
 		   p->dev_count != mp_disc_count(d)) {
-		mp_disc_new_round(d, d->round + 1, now,
+		mp_disc_new_round(d, mp_disc_next_round(d->round), now,
 				  "a member sees another number of devices");
 		tx->kick = true;
 	} else {
@@ -423,7 +425,8 @@ static void mp_disc_tick_member(struct mp_disc *d, u64 now,
 			continue;
 		tx->silent = true;
 		tx->gone = t[i];
-		mp_disc_new_round(d, d->round + 1, now, "a member went silent");
+		mp_disc_new_round(d, mp_disc_next_round(d->round), now,
+				  "a member went silent");
 		tx->close = true;
 		tx->why = d->why;
 		d->need_close = false;

@@ -18,8 +18,31 @@
 #include "mp_pamt.h"
 #include "mp_types.h"
 
-/* Round numbers above this are refused: round + 1 must never wrap. */
+/*
+ * Round numbers run 1..MP_DISC_MAX_ROUND (0 and larger ones are refused)
+ * and are compared as serial numbers on that ring: after the largest
+ * comes 1, and a round is newer than ours when it is less than half the
+ * ring ahead. A frame with a forged huge round can make the devices
+ * re-form, as any unauthenticated frame can, but cannot use the numbers
+ * up and leave the pool unable to start another round.
+ */
 #define MP_DISC_MAX_ROUND	0x7fffffffU
+
+static inline u32 mp_disc_next_round(u32 round)
+{
+	return round >= MP_DISC_MAX_ROUND ? 1 : round + 1;
+}
+
+/* > 0: round @a is newer than @b, 0: the same, < 0: older (both valid). */
+static inline int mp_disc_round_cmp(u32 a, u32 b)
+{
+	u32 ahead = a >= b ? a - b : a + MP_DISC_MAX_ROUND - b;
+
+	if (!ahead)
+		return 0;
+	return ahead <= MP_DISC_MAX_ROUND / 2 ? 1 : -1;
+}
+
 /* Silent members probed with one heartbeat, at most. */
 #define MP_DISC_MAX_PROBES	4
 

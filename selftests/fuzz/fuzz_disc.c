@@ -13,7 +13,7 @@
  * Besides ASan/UBSan it checks what the kernel relies on and aborts when
  * one breaks: the tables stay within their storage, the index finds
  * exactly the heard devices, a formed pool is in strict chip id order with
- * our own entry in it, the round never passes MP_DISC_MAX_ROUND + 1, and
+ * our own entry in it, the round stays within 1..MP_DISC_MAX_ROUND, and
  * what a tick asks to send fits the caller's buffers.
  */
 #include <stddef.h>
@@ -41,7 +41,7 @@ static void check(const struct mp_disc *d)
 
 	CHECK(d->nr_heard >= 1 && d->nr_heard <= d->max_heard);
 	CHECK(d->nr_pool <= d->max_pool && d->nr_lost <= d->nr_pool);
-	CHECK(d->round >= 1 && d->round <= MP_DISC_MAX_ROUND + 1);
+	CHECK(d->round >= 1 && d->round <= MP_DISC_MAX_ROUND);
 	for (i = 0; i <= d->hash_mask; i++) {
 		if (!d->hash[i])
 			continue;

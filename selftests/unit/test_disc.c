@@ -70,7 +70,8 @@ static void rcv(unsigned int i, unsigned int from, bool bcast, u8 op,
 {
 	struct mp_disc_tx tx = { 0 };
 
-	if (link_down[i] || link_down[from])
+	/* a device not booted (a stranger of a test) hears nothing */
+	if (link_down[i] || link_down[from] || !dev[i].d.self.chip_id)
 		return;
 	assert_int_equal(mp_disc_rcv(&dev[i].d, op, dev[from].d.self.mac,
 				     bcast, round, p, now, &tx), 0);
@@ -279,6 +280,79 @@ static void test_rounds(void **state)
 	assert_int_equal(tx.dev_count, 2);
 }
 
+/* Serial-number order on the ring of rounds 1..MP_DISC_MAX_ROUND. */
+static void test_round_ring(void **state)
+{
+	const u32 max = MP_DISC_MAX_ROUND, half = MP_DISC_MAX_ROUND / 2;
+
+	assert_int_equal(mp_disc_next_round(1), 2);
+	assert_int_equal(mp_disc_next_round(max), 1);
+	assert_int_equal(mp_disc_round_cmp(5, 5), 0);
+	assert_int_equal(mp_disc_round_cmp(6, 5), 1);
+	assert_int_equal(mp_disc_round_cmp(5, 6), -1);
+	assert_int_equal(mp_disc_round_cmp(1, max), 1);
+	assert_int_equal(mp_disc_round_cmp(max, 1), -1);
+	assert_int_equal(mp_disc_round_cmp(1 + half, 1), 1);
+	assert_int_equal(mp_disc_round_cmp(2 + half, 1), -1);
+	assert_int_equal(mp_disc_round_cmp(max, max - half), 1);
+}
+
+/*
+ * The three live devices formed one pool, at most @n rounds after @base
+ * on the ring of rounds. A stranger that joined a round and fell silent
+ * costs a round or two more.
+ */
+static void assert_formed_after(u32 base, u32 n)
+{
+	u32 r = dev[0].d.round, ahead;
+	unsigned int i;
+
+	ahead = r >= base ? r - base : r + MP_DISC_MAX_ROUND - base;
+	assert_in_range(ahead, 0, n);
+	for (i = 0; i < 3; i++) {
+		assert_true(dev[i].formed);
+		assert_int_equal(dev[i].d.round, r);
+		assert_int_equal(dev[i].t.generation, r);
+		assert_true(mp_pamt_equal(&dev[i].t, &dev[0].t));
+	}
+}
+
+/* A stranger's DISCOVER to device 0 (no pool key) claiming round @r. */
+static void forge_round(u32 r)
+{
+	struct mp_dmember x = member(4, 0x50);
+	struct mp_disc_tx tx = { 0 };
+	struct mp_discover p;
+
+	mp_disc_payload(&x, r, 1, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, x.mac,
+				     true, r, &p, now, &tx), 0);
+	assert_int_equal(dev[0].d.round, r);
+}
+
+/*
+ * Forged DISCOVERs pull a formed pool half the ring ahead, then to the
+ * largest round; the devices go on forming pools in the rounds after it,
+ * 1, 2, ... (fuzz_disc found the round stuck past the largest one when
+ * rounds only counted up).
+ */
+static void test_forged_rounds(void **state)
+{
+	reset();
+	boot(0, 0x30);
+	boot(1, 0x10);
+	boot(2, 0x20);
+	run(2000);
+	assert_same_pool(3, 1);
+	forge_round(1 + MP_DISC_MAX_ROUND / 2);
+	run(6000);
+	assert_formed_after(1 + MP_DISC_MAX_ROUND / 2, 3);
+	forge_round(MP_DISC_MAX_ROUND);
+	run(12000);
+	assert_formed_after(MP_DISC_MAX_ROUND, 4);
+	assert_in_range(dev[0].d.round, 1, 3);
+}
+
 /*
  * A member goes silent: after hb_timeout a new round forms a pool that
  * keeps it as a lost (invalid) entry; a new device learns it by proxy and
@@ -417,6 +491,8 @@ int main(void)
 		cmocka_unit_test(test_form),
 		cmocka_unit_test(test_rcv_rejects),
 		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_round_ring),
+		cmocka_unit_test(test_forged_rounds),
 		cmocka_unit_test(test_lost_and_proxy),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_count_mismatch),
