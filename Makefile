@@ -52,11 +52,13 @@ demo:
 	@scripts/deps demo
 	@scripts/demo
 
-# Coverage-guided fuzzing with ASan; FUZZ_SECONDS per target (check uses a short run).
-FUZZ_SECONDS ?= 60
+# Coverage-guided fuzzing with ASan+UBSan: FUZZ_RUNS executions per target
+# (10 M), FUZZ_SECONDS at most (check: 15 s per target and no run goal).
+FUZZ_SECONDS ?= 3600
+FUZZ_RUNS ?= 10000000
 fuzz: $(FUZZ_TARGETS)
 	@scripts/deps fuzz
-	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_RUNS=$(FUZZ_RUNS) scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 lint:
 	@scripts/deps build
