@@ -10,7 +10,7 @@
 # the kernel log has no warning, BUG or oops.
 . /selftests/lib.sh
 
-tap_plan 33
+tap_plan 34
 line=$(dmesg | grep 'dvm io-pgtable: selftest: completed with')
 diag "$line"
 pass=$(echo "$line" | sed -n 's/.*with \([0-9]*\) PASS \([0-9]*\) FAIL.*/\1/p')
@@ -21,7 +21,7 @@ check "io-pgtable DVM boot selftest: no check failed (${nfail:-?} failed)" \
 	"test '$nfail' = 0"
 dmesg | grep 'dvm io-pgtable: selftest: line' | head -n 5 | sed 's/^/# /'
 
-# dvm_accel's own TAP (1..31), renumbered after ours
+# dvm_accel's own TAP (1..32), renumbered after ours
 dvm_accel all 2>&1 | awk -v n=2 '
 	/^1\.\./ { next }
 	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n) }

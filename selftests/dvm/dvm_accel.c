@@ -89,18 +89,24 @@ static void *map(size_t len, int prot)
 	return p;
 }
 
-/* Is the page at @p identity mapped (pagemap PFN * 4096 == VA)? */
-static bool identity(const void *p)
+/* The physical address of the (present) page at @p, 0 if unknown. */
+static u64 phys_of(const void *p)
 {
 	u64 e = 0;
 	int fd = open("/proc/self/pagemap", O_RDONLY);
 
 	if (fd < 0)
-		return false;
+		return 0;
 	if (pread(fd, &e, 8, (uintptr_t)p / 4096 * 8) != 8)
 		e = 0;
 	close(fd);
-	return (e >> 63) && (e & ((1ULL << 55) - 1)) * 4096 == (uintptr_t)p;
+	return (e >> 63) ? (e & ((1ULL << 55) - 1)) * 4096 : 0;
+}
+
+/* Is the page at @p identity mapped (pagemap PFN * 4096 == VA)? */
+static bool identity(const void *p)
+{
+	return phys_of(p) == (uintptr_t)p;
 }
 
 static void dvm_mode(bool on)
@@ -146,10 +152,13 @@ static void jobs_on(int fd, const char *what, size_t len)
 	      "%s: memcpy of %zu bytes lands exactly (err %d, %llu written)",
 	      what, len - 77, err, (unsigned long long)j.stats.bytes_written);
 	if (id)
-		check(j.stats.identity == j.stats.accesses && !j.stats.translated,
-		      "%s: every access validated by a PE (%llu of %llu)", what,
-		      (unsigned long long)j.stats.identity,
-		      (unsigned long long)j.stats.accesses);
+		check(j.stats.identity == j.stats.accesses && !j.stats.translated &&
+		      j.stats.preloads == j.stats.reads && !j.stats.preloads_squashed,
+		      "%s: every access validated by a PE (%llu of %llu), every load's data its preload (%llu of %llu)",
+		      what, (unsigned long long)j.stats.identity,
+		      (unsigned long long)j.stats.accesses,
+		      (unsigned long long)(j.stats.preloads - j.stats.preloads_squashed),
+		      (unsigned long long)j.stats.reads);
 	else
 		check(j.stats.translated > 0 &&
 		      j.stats.preloads_squashed >= j.stats.translated / 2,
@@ -207,13 +216,51 @@ static void jobs_on(int fd, const char *what, size_t len)
 	free(idx);
 }
 
+/*
+ * A translated page whose virtual address is the physical address of
+ * another page of ours, full of other bytes: the preload at PA == VA reads
+ * that decoy, and only squashing it gives the right data.
+ */
+static void preload_decoy(int fd)
+{
+	struct dvm_accel_job j;
+	char *decoy = map(4096, PROT_READ | PROT_WRITE);
+	char *dst = map(4096, PROT_READ | PROT_WRITE);
+	char *src;
+	u64 pa;
+	int err;
+
+	memset(decoy, 0x5a, 4096);
+	pa = phys_of(decoy);
+	src = pa ? mmap((void *)(uintptr_t)pa, 4096, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) :
+		   MAP_FAILED;
+	if (src == MAP_FAILED || phys_of(memset(src, 0xb1, 4096)) == pa) {
+		check(false, "decoy: no translated page at VA %#llx (%s)",
+		      (unsigned long long)pa, strerror(errno));
+		return;
+	}
+	memcpy_job(&j, dst, src, 4096);
+	err = run(fd, &j);
+	check(!err && dst[0] == (char)0xb1 && !memcmp(dst, src, 4096) &&
+	      j.stats.translated && j.stats.preloads == j.stats.reads &&
+	      j.stats.preloads_squashed == j.stats.preloads,
+	      "memcpy from a translated page at VA %#llx == PA of a decoy page: its data, not the decoy's (err %d, %llu of %llu preloads squashed)",
+	      (unsigned long long)pa, err,
+	      (unsigned long long)j.stats.preloads_squashed,
+	      (unsigned long long)j.stats.preloads);
+	munmap(src, 4096);
+	munmap(dst, 4096);
+	munmap(decoy, 4096);
+}
+
 static int cmd_jobs(bool plan)
 {
 	int fd;
 	void *probe;
 
 	if (plan)
-		printf("1..15\n");
+		printf("1..16\n");
 	dvm_mode(true);
 	probe = map(4 * MiB, PROT_READ | PROT_WRITE);
 	check(identity(probe), "DVM mode gives identity-mapped memory");
@@ -222,6 +269,7 @@ static int cmd_jobs(bool plan)
 	jobs_on(fd, "identity", 4 * MiB);
 	dvm_mode(false);
 	jobs_on(fd, "translated", 1 * MiB);
+	preload_decoy(fd);
 	{
 		struct dvm_accel_job j;
 		char *x = map(8192, PROT_READ | PROT_WRITE);
@@ -624,7 +672,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "lifecycle"))
 		return cmd_lifecycle(true);
 	if (argc >= 2 && !strcmp(argv[1], "all")) {
-		printf("1..31\n");
+		printf("1..32\n");
 		cmd_jobs(false);
 		cmd_security(false);
 		return cmd_lifecycle(false);

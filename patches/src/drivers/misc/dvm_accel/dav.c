@@ -7,10 +7,12 @@
  * physically indexed, caching entries of every level).  A walk that ends
  * on a Permission Entry validates an identity-mapped access: the physical
  * address is the virtual one.  One that ends on a 4 KiB entry translates.
- * Loads are preloaded: the data access at VA == PA is issued together with
- * the validation and squashed when the walk does not validate identity (a
- * fault or a translation); here the preload is accounted, the data itself
- * is only read once validation has succeeded.  Stores validate first.
+ * Loads are preloaded: the data at PA == VA is read into the engine's line
+ * buffer before the walk, as hardware would issue both at once, and is
+ * the load's result when the walk validates identity; when it does not (a
+ * fault or a translation) the preload is squashed: the line buffer is
+ * dropped and a translated load reads the translated address after the
+ * walk.  Stores validate first.
  * A walk that finds nothing is a device fault: the host faults the page
  * in when the process's VMA allows the access, and the access is retried;
  * otherwise the access is refused (-EFAULT) and the job ends.
@@ -18,6 +20,7 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/uaccess.h>
 
 #include "dvm_accel.h"
 
@@ -34,14 +37,34 @@ static int dvm_eng_batch(struct dvm_eng *e)
 }
 
 /*
+ * The preload of a load of @len bytes at @va: read PA == VA into the line
+ * buffer.  Only pages the buddy allocator manages can be identity mapped
+ * for a process, so others (holes, reserved ranges, MMIO below 1 MiB) are
+ * not read at all; the copy must not fault on a page missing from the
+ * direct map (secretmem, debug_pagealloc).  Return: the data was read.
+ */
+static bool dvm_preload(struct dvm_eng *e, u64 va, u32 len)
+{
+	unsigned long pfn = PHYS_PFN(va);
+
+	if (len > sizeof(e->line) || !pfn_valid(pfn) ||
+	    PageReserved(pfn_to_page(pfn)))
+		return false;
+	return !copy_from_kernel_nofault(e->line, phys_to_virt(va), len);
+}
+
+/*
  * Validate one access at @va; *@pa is where the data is.  @count: a job's
  * access (stats, AVC, TLB models) rather than a check before the job.
+ * @plen: bytes of a load to preload (0: none).  Return 1 instead of 0 when
+ * the preload is the load's data (identity, validated at the first walk).
  */
 static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
-		   bool count)
+		   bool count, u32 plen)
 {
 	struct dvm_accel_ctx *ctx = e->ctx;
 	struct dvm_accel_stats *st = e->st;
+	bool preloaded = false;
 	struct dvm_walk w;
 	int ret, tries;
 
@@ -53,6 +76,8 @@ static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
 		}
 	}
 	for (tries = 0; ; tries++) {
+		if (plen && !tries)
+			preloaded = dvm_preload(e, va, plen);
 		w = (struct dvm_walk){ 0 };
 		ret = dvm_io_pgtable_walk(ctx->pgt, va, a,
 					  count ? dvm_avc_read : NULL,
@@ -60,10 +85,12 @@ static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
 		if (count) {
 			st->walk_refs += w.refs;
 			st->validation_refs += w.mem_refs;
-			if (a == DVM_ACCESS_READ && !tries) {
-				st->preloads++;
-				if (ret || !w.identity)
-					st->preloads_squashed++;
+		}
+		if (plen && !tries) {
+			st->preloads++;
+			if (ret || !w.identity || !preloaded) {
+				st->preloads_squashed++;
+				preloaded = false;
 			}
 		}
 		if (!ret)
@@ -88,7 +115,7 @@ static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
 			st->translated++;
 	}
 	*pa = w.pa;
-	return 0;
+	return preloaded;
 
 refused:
 	st->perm_faults++;
@@ -117,10 +144,13 @@ int dvm_eng_read(struct dvm_eng *e, u64 va, void *buf, u32 len)
 
 	if (!dvm_one_page(va, len))
 		return -EINVAL;
-	ret = dvm_dav(e, va, DVM_ACCESS_READ, &pa, true);
-	if (ret)
+	ret = dvm_dav(e, va, DVM_ACCESS_READ, &pa, true, len);
+	if (ret < 0)
 		return ret;
-	memcpy(buf, phys_to_virt(pa), len);
+	if (ret)
+		memcpy(buf, e->line, len);
+	else if (copy_from_kernel_nofault(buf, phys_to_virt(pa), len))
+		return -EFAULT;
 	e->st->reads++;
 	e->st->bytes_read += len;
 	return dvm_eng_batch(e);
@@ -142,10 +172,11 @@ int dvm_eng_write(struct dvm_eng *e, u64 va, const void *buf, u32 len)
 
 	if (!dvm_one_page(va, len))
 		return -EINVAL;
-	ret = dvm_dav(e, va, DVM_ACCESS_WRITE, &pa, true);
+	ret = dvm_dav(e, va, DVM_ACCESS_WRITE, &pa, true, 0);
 	if (ret)
 		return ret;
-	memcpy(phys_to_virt(pa), buf, len);
+	if (copy_to_kernel_nofault(phys_to_virt(pa), buf, len))
+		return -EFAULT;
 	e->st->writes++;
 	e->st->bytes_written += len;
 	return dvm_eng_batch(e);
@@ -179,7 +210,7 @@ int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, bool write)
 	}
 	for (p = va & PAGE_MASK; p < end; p += PAGE_SIZE) {
 		ret = dvm_dav(e, p, write ? DVM_ACCESS_WRITE : DVM_ACCESS_READ,
-			      &pa, false);
+			      &pa, false, 0);
 		if (ret)
 			return ret;
 		ret = dvm_eng_batch(e);

@@ -45,6 +45,7 @@ struct dvm_eng {
 	struct dvm_tlb *tlb4k;		/* DVM_ACCEL_F_TLB */
 	struct dvm_tlb *tlb2m;
 	u32 batch;
+	u8 line[64];			/* a load's preloaded data */
 };
 
 /* mirror.c */
