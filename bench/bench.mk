@@ -1,7 +1,12 @@
 # Benchmarks (Documentation/performance.rst), not part of `make check`:
 #   make bench             every part of bench/run (BENCH_PARTS= picks some)
 #   make bench-transport   mp_eth against Soft-RoCE alone (bench/transport.sh)
-.PHONY: bench bench-transport
+#   make soak              stressapptest for SOAK_SECONDS (600) on local pool
+#                          memory (MP-L) and on an mmap of remote pool memory
+#                          (MP-R): the memory and remote parts, results in
+#                          runs/soak/
+SOAK_SECONDS ?= 600
+.PHONY: bench bench-transport soak
 bench: all
 	@scripts/deps bench
 	@bench/run
@@ -9,3 +14,8 @@ bench: all
 bench-transport: all
 	@scripts/deps bench
 	@bench/transport.sh
+
+soak: all
+	@scripts/deps bench
+	@BENCH_OUT=$(CURDIR)/runs/soak BENCH_GSAT_SECONDS=$(SOAK_SECONDS) BENCH_SECONDS=1 \
+		BENCH_TIMEOUT=$$(($(SOAK_SECONDS) + 900)) bench/run memory remote

@@ -7,29 +7,35 @@
 # pages over the transport, the page cache keeps them; steady-state
 # numbers) and with pread/pwrite (every access a round trip to the
 # device: the idle latency of MP-R), each followed by a verification that
-# reads the pattern back from the device. Host 1 serves.
+# reads the pattern back from the device; then stressapptest (GSAT) with
+# its test memory on the mmap of /dev/mps3 (bench/mpmap: libmpmap.so
+# preloaded), 0 errors required. Host 1 serves.
 . /selftests/lib.sh
 . /selftests/bench/bench_lib.sh
 
 SEG=3		# host 1's second segment: its first holds the barrier slots
 SIZE=${BENCH_REMOTE_SIZE:-16M}
+GSAT=${BENCH_GSAT_SECONDS:-20}
+GSAT_MB=${BENCH_REMOTE_GSAT_MB:-96}
 if [ "$MP_HOST" = 1 ]; then
 	tap_plan 2
 	check "pool of 2 formed" bench_pool
 	check "host 0 done" mpe_test barrier 2 1200
 	exit 0
 fi
-tap_plan 5
+tap_plan 6
 check "pool of 2 formed" bench_pool
 if ! bench_online_as $SEG dax; then
-
-	for i in 2 3 4; do skip "no /dev/mps in this tree"; done
+	for i in 2 3 4 5; do skip "no /dev/mps in this tree"; done
 else
 	BENCH_SIZE=$SIZE
 	check "MP-R mmap of /dev/mps$SEG: mpbench, pattern verified" \
 		mpb_run remote_mmap mmap:/dev/mps$SEG
 	check "MP-R pread/pwrite on /dev/mps$SEG: mpbench, pattern verified" \
 		mpb_run remote_pio pio:/dev/mps$SEG
+	check "MP-R: stressapptest ${GSAT}s, ${GSAT_MB} MiB on an mmap of /dev/mps$SEG, 0 errors" \
+		"LD_PRELOAD=/usr/bin/libmpmap.so MPMAP_PATH=/dev/mps$SEG MPMAP_VERBOSE=1 stressapptest -s $GSAT -M $GSAT_MB -m $BENCH_THREADS -W > /tmp/gsat 2>&1; r=\$?; cat /tmp/gsat >&2; grep -q 'Status: PASS' /tmp/gsat && grep -q '^libmpmap: $((GSAT_MB << 20)) bytes at offset' /tmp/gsat && test \$r = 0"
+	res remote_gsat_errors "$(sed -n 's/.*hardware incidents, \([0-9]*\) errors.*/\1/p' /tmp/gsat | head -n1)"
 	check "segment $SEG offline again" mpctl offline $SEG
 fi
 check "barrier: done" mpe_test barrier 2 1200

@@ -29,7 +29,9 @@
  *   mpe_test stream -d DST [-r OFF] [-j THREADS] [-m MAXLEN] -T SECONDS
  *        keeps requests going for SECONDS, records errors and how long
  *        each request took (peer failure tests)
- *   mpe_test lat -d DST [-s SIZE] [-n N]    read latency percentiles
+ *   mpe_test lat -d DST [-s SIZE] [-n N] [-w] read (or write) latency
+ *        percentiles, one request at a time; a write counts until the
+ *        device acknowledged it (a full round trip, as a read)
  *   mpe_test bw -d DST [-s SIZE] [-n N] [-w]  read (or write) bandwidth
  *
  * The barrier slots are the first 4 KiB of every device's DRAM, one u64
@@ -663,9 +665,11 @@ static int cmd_lat(const struct opts *o)
 
 	if (!t || !buf)
 		die("malloc");
+	memset(buf, 0x5a, o->size);
 	for (i = 0; i < o->n; i++) {
 		t0 = now_ns();
-		ret = xfer(MPE_TEST_READ, o->dst, o->off, buf, o->size, NULL);
+		ret = xfer(o->write ? MPE_TEST_WRITE : MPE_TEST_READ, o->dst,
+			   o->off, buf, o->size, NULL);
 		t[i] = now_ns() - t0;
 		if (ret) {
 			fprintf(stderr, "mpe_test: lat: %s\n", ename(ret));
@@ -673,8 +677,8 @@ static int cmd_lat(const struct opts *o)
 		}
 	}
 	qsort(t, o->n, sizeof(*t), cmp_u64);
-	printf("lat dst %u size %llu n %llu: p50_us %.2f p99_us %.2f min_us %.2f\n",
-	       o->dst, o->size, o->n, t[o->n / 2] / 1e3,
+	printf("lat dst %u %s size %llu n %llu: p50_us %.2f p99_us %.2f min_us %.2f\n",
+	       o->dst, o->write ? "write" : "read", o->size, o->n, t[o->n / 2] / 1e3,
 	       t[o->n * 99 / 100] / 1e3, t[0] / 1e3);
 	return 0;
 }
