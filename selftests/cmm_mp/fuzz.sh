@@ -95,7 +95,15 @@ done
 check "MemTotal = base + $ram online-ram segments once their blocks are online" \
 	"test \$(memtotal_kb) = \$((BASE + ram * SEG_KB))"
 
-check "mpctl offline all" "mpctl offline all"
+# `offline all` is every online-ram segment; the dax and blk mappings
+# are offlined one by one
+unmap_all() {
+	for n in /dev/mps[0-9]* /dev/mpb[0-9]*; do
+		[ -e "$n" ] || continue
+		mpctl offline "${n#/dev/mp?}" > /dev/null || return 1
+	done
+}
+check "mpctl offline all, and every dax or blk mapping" "mpctl offline all && unmap_all"
 diag "segment states after offline all: $(states)"
 check "MemTotal is the base again ($BASE kB)" "test \$(memtotal_kb) = $BASE"
 check "every local segment offline, no /dev/mps or /dev/mpb left" \

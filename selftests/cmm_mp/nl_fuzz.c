@@ -277,7 +277,8 @@ static void *ptr_of(enum ptr_kind k, size_t size)
 		return (void *)(uintptr_t)PICK(0x8000000000000000ULL,
 					       ~0ULL, 0x0000800000000000ULL);
 	default:
-		return guard - (size ? size / 2 : 1);
+		/* an int of a block ioctl (size 0 in its number) too */
+		return guard - (size > 8 ? size / 2 : 2);
 	}
 }
 
@@ -554,6 +555,10 @@ static enum expect nl_model(const struct msg *m, size_t sent, bool unpriv,
 	int rem;
 
 	*why = NULL;
+	if (!sent) {
+		*why = "empty datagram";	/* sendto(): ENODATA */
+		return EXP_ERR;
+	}
 	if (sent < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
 	    nlh->nlmsg_len > sent) {
 		*why = "not a whole message";
