@@ -15,13 +15,15 @@
 # Host 1 serves until host 0 leaves, then checks that it holds nothing
 # for host 0. The guest's /init fails the run on any WARNING/BUG/Oops.
 #
-# NL_FUZZ_SECONDS (60), NL_FUZZ_SEED (1), NL_FUZZ_ITERS (unbounded) set
-# the run; longer runs: Documentation/security.rst, "Fuzzing".
+# NL_FUZZ_SECONDS (60), NL_FUZZ_SEED (1), NL_FUZZ_JOBS (2 workers racing
+# each other), NL_FUZZ_ITERS (per worker; unbounded) set the run; longer
+# runs: Documentation/security.rst, "Fuzzing the control interfaces".
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 
 T=${NL_FUZZ_SECONDS:-60}
 SEED=${NL_FUZZ_SEED:-1}
+JOBS=${NL_FUZZ_JOBS:-2}
 ITERS=${NL_FUZZ_ITERS:+--iters $NL_FUZZ_ITERS}
 D=/sys/class/cmm_mp/mp0
 S=$D/segments
@@ -61,10 +63,9 @@ check "segment $REMOTE of the peer online as /dev/mps$REMOTE" \
 check "local segment $LOCAL online as /dev/mpb$LOCAL" \
 	"mpctl online $LOCAL --as blk && test -b /dev/mpb$LOCAL"
 
-nl_fuzz --seed "$SEED" --seconds "$T" $ITERS > /tmp/fuzz.out 2>&1
+nl_fuzz --seed "$SEED" --seconds "$T" --jobs "$JOBS" $ITERS > /tmp/fuzz.out 2>&1
 RC=$?
 grep -v '^#' /tmp/fuzz.out | head -n 40 | sed 's/^/# /'
-diag "$(grep 'iters=' /tmp/fuzz.out)"
 check "nl_fuzz ran to its end, not killed (exit $RC)" test $RC -lt 128 -a $RC != 2 -a $RC != 4
 check "no input got an unexpected result" \
 	"test $RC = 0 && grep -q ' unexpected=0 ' /tmp/fuzz.out"

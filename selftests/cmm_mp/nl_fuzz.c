@@ -2,7 +2,7 @@
 /*
  * nl_fuzz: seeded, bounded fuzzing of cmm_mp's userspace inputs in a guest.
  *
- *   nl_fuzz [--seed S] [--iters N] [--seconds T] [--verbose]
+ *   nl_fuzz [--seed S] [--iters N] [--seconds T] [--jobs J] [--verbose]
  *
  * Each iteration draws, from a generator seeded with (S, iteration), one
  * input for one interface:
@@ -19,11 +19,15 @@
  *              block layer's on mpb), with NULL, unmapped, kernel,
  *              misaligned and page-straddling argument pointers and edge
  *              values in the structures (offsets, lengths, ids, ops)
- *   io         pread, pwrite and mmap of /dev/mps<N> at edge offsets
+ *   io         pread, pwrite and mmap of /dev/mps<N>, pread and pwrite
+ *              (buffered and O_DIRECT) of /dev/mpb<N> at edge offsets
  *
- * Because an iteration's input depends on (S, iteration) only, the inputs
- * of a run are replayed exactly by running again with the same seed and
- * iteration count; the results may differ where the state they met does.
+ * J workers (--jobs) run at once, worker w with seed S + w, so that
+ * requests race: online/offline against open files, mmaps and ioctls.
+ * Because an iteration's input depends on (seed, iteration) only, the
+ * inputs of a worker are replayed exactly by `nl_fuzz --seed S+w --iters
+ * N` (printed at the end); the results may differ where the state they
+ * met does.
  *
  * Every result is compared with a model of what the kernel must answer:
  * a malformed netlink message must be refused (and an unprivileged
@@ -104,7 +108,12 @@ enum expect {
 static uint64_t seed, rng;
 static unsigned long iter;
 static bool verbose;
-static unsigned long count[NR_IF], unexpected[NR_IF], refused[NR_IF];
+/* per worker, in memory shared with the parent: inputs, refused, unexpected */
+struct stats {
+	unsigned long count[NR_IF], refused[NR_IF], unexpected[NR_IF];
+	unsigned long iters;
+};
+static struct stats *all_stats, *stat_w;
 static char desc[512];
 static size_t dlen;
 
@@ -199,14 +208,14 @@ static void judge(enum iface i, enum expect e, int r, const char *why)
 		good = true;
 	}
 	if (r < 0)
-		refused[i]++;
+		stat_w->refused[i]++;
 	if (verbose || !good)
 		printf("%s seed=%llu iter=%lu %s: %s -> %s (expected %s%s%s)\n",
 		       good ? "#" : "UNEXPECTED", (unsigned long long)seed,
 		       iter, if_name[i], desc, res_str(r), exp_name[e],
 		       why ? ": " : "", why ? why : "");
 	if (!good)
-		unexpected[i]++;
+		stat_w->unexpected[i]++;
 }
 
 /* ---- memory for arguments ------------------------------------------------ */
@@ -1077,19 +1086,26 @@ static int touch(volatile unsigned char *p, bool write)
 
 static void fuzz_io(void)
 {
-	char mps[MAX_NODES][32];
-	int n = nodes("mps", mps, MAX_NODES), fd, r, which;
+	char node[2 * MAX_NODES][32];
+	int n = nodes("mps", node, MAX_NODES), fd, r, which;
 	enum expect e = EXP_ANY;
 	const char *why = NULL;
 	uint64_t size, off, len;
-	unsigned int op = rnd(3);
-	bool bad = false;
+	unsigned int op = rnd(3), flags = O_RDWR;
+	bool bad = false, blk;
 	ssize_t got;
 
+	n += nodes("mpb", node + n, MAX_NODES);
 	if (!n)
 		return;
 	which = rnd(n);
-	fd = open(mps[which], O_RDWR);
+	blk = !strncmp(node[which], "/dev/mpb", 8);
+	if (blk) {
+		op = rnd(2);	/* mmap of a block device is the page cache's */
+		if (chance(50))
+			flags |= O_DIRECT;
+	}
+	fd = open(node[which], flags);
 	if (fd < 0)
 		return;
 	size = node_size(fd);
@@ -1097,7 +1113,8 @@ static void fuzz_io(void)
 	len = len_edge(size);
 	if (len > SHORT_IO)
 		len = chance(90) ? SHORT_IO : len;
-	say("%s %s off=%#llx len=%#llx", mps[which],
+	say("%s%s %s off=%#llx len=%#llx", node[which],
+	    flags & O_DIRECT ? " O_DIRECT" : "",
 	    op == 0 ? "pread" : op == 1 ? "pwrite" : "mmap",
 	    (unsigned long long)off, (unsigned long long)len);
 	if (op < 2) {
@@ -1240,7 +1257,7 @@ static void count_segs(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: nl_fuzz [--seed S] [--iters N] [--seconds T] [--verbose]\n");
+	fprintf(stderr, "usage: nl_fuzz [--seed S] [--iters N] [--seconds T] [--jobs J] [--verbose]\n");
 	exit(2);
 }
 
@@ -1252,12 +1269,56 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Worker @w: its own seed and netlink socket; counts into all_stats[w]. */
+static void worker(unsigned int w, unsigned long iters, double secs)
+{
+	double t0 = now();
+
+	stat_w = &all_stats[w];
+	seed += w;
+	nl_fd = nl_open();
+	if (nl_fd < 0) {
+		fprintf(stderr, "nl_fuzz: netlink socket: %s\n",
+			strerror(-nl_fd));
+		exit(2);
+	}
+	for (iter = 0; iter < iters; iter++) {
+		unsigned int r;
+
+		if (secs && now() - t0 >= secs)
+			break;
+		rng = seed ^ (iter * 0xd1342543de82ef95ULL);
+		rnd64();
+		dlen = 0;
+		desc[0] = '\0';
+		r = rnd(100);
+		if (r < 45) {
+			stat_w->count[IF_NL]++;
+			fuzz_nl(false);
+		} else if (r < 52) {
+			stat_w->count[IF_NL_UNPRIV]++;
+			fuzz_nl(true);
+		} else if (r < 85) {
+			stat_w->count[IF_IOCTL]++;
+			fuzz_ioctl();
+		} else {
+			stat_w->count[IF_IO]++;
+			fuzz_io();
+		}
+	}
+	stat_w->iters = iter;
+	printf("nl_fuzz: worker %u: replay: nl_fuzz --seed %llu --iters %lu\n",
+	       w, (unsigned long long)seed, iter);
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long iters = ~0UL, total = 0;
+	unsigned long iters = ~0UL, total = 0, sum[NR_IF] = { 0 };
+	unsigned long ref[NR_IF] = { 0 }, n = 0;
+	unsigned int jobs = 1, w;
 	double secs = 0, t0;
 	struct sigaction sa = { .sa_handler = on_bus };
-	int i, fd;
+	int i, fd, status, rc = 0;
 
 	seed = (uint64_t)time(NULL);
 	for (i = 1; i < argc; i++) {
@@ -1271,9 +1332,13 @@ int main(int argc, char **argv)
 			iters = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seconds"))
 			secs = strtod(argv[++i], NULL);
+		else if (!strcmp(argv[i], "--jobs"))
+			jobs = strtoul(argv[++i], NULL, 0);
 		else
 			usage();
 	}
+	if (!jobs || jobs > 16)
+		usage();
 	if (iters == ~0UL && !secs)
 		secs = 30;
 	if (geteuid()) {
@@ -1283,7 +1348,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGBUS, &sa, NULL);
 	nl_fd = nl_open();
-	if (nl_fd < 0 || arena_init()) {
+	all_stats = mmap(NULL, jobs * sizeof(*all_stats),
+			 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			 -1, 0);
+	if (nl_fd < 0 || all_stats == MAP_FAILED || arena_init()) {
 		fprintf(stderr, "nl_fuzz: setup: %s\n", strerror(errno));
 		return 2;
 	}
@@ -1292,38 +1360,38 @@ int main(int argc, char **argv)
 		return KSFT_SKIP;
 	}
 	count_segs();
+	close(nl_fd);
 	fd = open(MPE_TEST_DEVICE, O_RDWR);
 	if (fd >= 0) {
 		if (ioctl(fd, MPE_IOC_INFO, &info))
 			memset(&info, 0, sizeof(info));
 		close(fd);
 	}
-	printf("nl_fuzz: seed=%llu family=%u segments=%u devid=%u nr_devs=%u\n",
-	       (unsigned long long)seed, family, nr_segs, info.devid,
+	printf("nl_fuzz: seed=%llu jobs=%u family=%u segments=%u devid=%u nr_devs=%u\n",
+	       (unsigned long long)seed, jobs, family, nr_segs, info.devid,
 	       info.nr_devs);
 	t0 = now();
-	for (iter = 0; iter < iters; iter++) {
-		unsigned int w;
+	/* workers race each other: online/offline against open, mmap, ioctl */
+	for (w = 0; w < jobs; w++) {
+		pid_t pid = fork();
 
-		if (secs && now() - t0 >= secs)
-			break;
-		rng = seed ^ (iter * 0xd1342543de82ef95ULL);
-		rnd64();
-		dlen = 0;
-		desc[0] = '\0';
-		w = rnd(100);
-		if (w < 45) {
-			count[IF_NL]++;
-			fuzz_nl(false);
-		} else if (w < 52) {
-			count[IF_NL_UNPRIV]++;
-			fuzz_nl(true);
-		} else if (w < 85) {
-			count[IF_IOCTL]++;
-			fuzz_ioctl();
-		} else {
-			count[IF_IO]++;
-			fuzz_io();
+		if (pid < 0) {
+			perror("nl_fuzz: fork");
+			return 2;
+		}
+		if (!pid) {
+			worker(w, iters, secs);
+			return 0;
+		}
+	}
+	while (wait(&status) > 0) {
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "nl_fuzz: a worker %s %d\n",
+				WIFEXITED(status) ? "exited with" :
+				"was killed by signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) :
+				WTERMSIG(status));
+			rc = 2;
 		}
 	}
 	/* leave no receive key behind */
@@ -1334,14 +1402,18 @@ int main(int argc, char **argv)
 		ioctl(fd, MPE_IOC_KEY, &k);
 		close(fd);
 	}
-	printf("nl_fuzz: seed=%llu iters=%lu seconds=%.1f", (unsigned long long)seed,
-	       iter, now() - t0);
-	for (i = 0; i < NR_IF; i++) {
-		printf(" %s=%lu/%lu", if_name[i], count[i], refused[i]);
-		total += unexpected[i];
+	for (w = 0; w < jobs; w++) {
+		n += all_stats[w].iters;
+		for (i = 0; i < NR_IF; i++) {
+			sum[i] += all_stats[w].count[i];
+			ref[i] += all_stats[w].refused[i];
+			total += all_stats[w].unexpected[i];
+		}
 	}
+	printf("nl_fuzz: seed=%llu jobs=%u iters=%lu seconds=%.1f",
+	       (unsigned long long)seed, jobs, n, now() - t0);
+	for (i = 0; i < NR_IF; i++)
+		printf(" %s=%lu/%lu", if_name[i], sum[i], ref[i]);
 	printf(" unexpected=%lu (per interface: inputs/refused)\n", total);
-	printf("nl_fuzz: replay: nl_fuzz --seed %llu --iters %lu\n",
-	       (unsigned long long)seed, iter);
-	return total ? 1 : 0;
+	return rc ? rc : total ? 1 : 0;
 }
