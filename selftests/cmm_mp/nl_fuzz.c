@@ -85,7 +85,8 @@
 #define RECV_TIMEOUT_MS	300
 #define ARENA		(17UL << 20)	/* >= MPE_TEST_MAX_XFER + slack */
 #define MAX_NODES	64
-#define SHORT_IO	(1UL << 20)	/* longest valid zero-out, discard */
+#define SHORT_IO	(1024UL * 1024)	/* longest valid zero-out, discard */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum iface { IF_NL, IF_NL_UNPRIV, IF_IOCTL, IF_IO, NR_IF };
 static const char * const if_name[NR_IF] = {
@@ -113,6 +114,7 @@ struct stats {
 	unsigned long count[NR_IF], refused[NR_IF], unexpected[NR_IF];
 	unsigned long iters;
 };
+
 static struct stats *all_stats, *stat_w;
 static char desc[512];
 static size_t dlen;
@@ -435,7 +437,7 @@ static const uint16_t in_attrs[] = {
 /* One attribute: mostly the inputs of the policy, with their types. */
 static void gen_attr(struct msg *m)
 {
-	uint16_t type = in_attrs[rnd(sizeof(in_attrs) / sizeof(in_attrs[0]))];
+	uint16_t type = in_attrs[rnd(ARRAY_SIZE(in_attrs))];
 	uint32_t v;
 	size_t len = 4, i;
 	struct nlattr *a;
@@ -840,7 +842,7 @@ static void fuzz_mp_eth(void)
 	fd = open(MPE_TEST_DEVICE, chance(90) ? O_RDWR : O_RDONLY);
 	if (fd < 0)
 		return;
-	cmd = gen_cmd(known, sizeof(known) / sizeof(known[0]),
+	cmd = gen_cmd(known, ARRAY_SIZE(known),
 		      MPE_IOC_MAGIC, &is_known);
 	say("%s cmd=%#lx", MPE_TEST_DEVICE, cmd);
 	if (cmd == MPE_IOC_XFER) {
@@ -998,7 +1000,7 @@ static void fuzz_mpb(const char *path)
 		return;
 	size = node_size(fd);
 	do
-		cmd = gen_cmd(known, sizeof(known) / sizeof(known[0]),
+		cmd = gen_cmd(known, ARRAY_SIZE(known),
 			      chance(85) ? 0x12 :
 			      PICK(MPS_IOC_MAGIC, MPE_IOC_MAGIC), &is_known);
 	while (blk_skip(cmd));
@@ -1255,9 +1257,10 @@ static void count_segs(void)
 	}
 }
 
-static void usage(void)
+static void bad_args(void)
 {
-	fprintf(stderr, "usage: nl_fuzz [--seed S] [--iters N] [--seconds T] [--jobs J] [--verbose]\n");
+	fprintf(stderr, "usage: nl_fuzz [--seed S] [--iters N] [--seconds T]\n"
+		"               [--jobs J] [--verbose]\n");
 	exit(2);
 }
 
@@ -1270,7 +1273,7 @@ static double now(void)
 }
 
 /* Worker @w: its own seed and netlink socket; counts into all_stats[w]. */
-static void worker(unsigned int w, unsigned long iters, double secs)
+static void run_worker(unsigned int w, unsigned long iters, double secs)
 {
 	double t0 = now();
 
@@ -1325,7 +1328,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
 			verbose = true;
 		else if (i + 1 >= argc)
-			usage();
+			bad_args();
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--iters"))
@@ -1335,10 +1338,10 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--jobs"))
 			jobs = strtoul(argv[++i], NULL, 0);
 		else
-			usage();
+			bad_args();
 	}
 	if (!jobs || jobs > 16)
-		usage();
+		bad_args();
 	if (iters == ~0UL && !secs)
 		secs = 30;
 	if (geteuid()) {
@@ -1380,7 +1383,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (!pid) {
-			worker(w, iters, secs);
+			run_worker(w, iters, secs);
 			return 0;
 		}
 	}
