@@ -24,6 +24,8 @@
  *
  * J workers (--jobs) run at once, worker w with seed S + w, so that
  * requests race: online/offline against open files, mmaps and ioctls.
+ * Each worker also listens to the events group with a tiny receive
+ * buffer, read now and then: every event must be well-formed.
  * Because an iteration's input depends on (seed, iteration) only, the
  * inputs of a worker are replayed exactly by `nl_fuzz --seed S+w --iters
  * N` (printed at the end); the results may differ where the state they
@@ -113,6 +115,7 @@ static bool verbose;
 struct stats {
 	unsigned long count[NR_IF], refused[NR_IF], unexpected[NR_IF];
 	unsigned long iters;
+	unsigned long events;	/* segment events received */
 };
 
 static struct stats *all_stats, *stat_w;
@@ -1173,6 +1176,40 @@ static void fuzz_io(void)
 
 /* ---- setup ------------------------------------------------------------------- */
 
+static uint32_t mcgrp;	/* the events group's id, 0 if none */
+
+/* CTRL_ATTR_MCAST_GROUPS: the id of CMM_MP_GENL_MCGRP_EVENTS */
+static void mcast_cb(const unsigned char *p, const unsigned char *end)
+{
+	while (p + NLA_HDRLEN <= end) {
+		const struct nlattr *grp = (const void *)p;
+		const unsigned char *q = p + NLA_HDRLEN;
+		const unsigned char *qend = p + grp->nla_len;
+		uint32_t id = 0;
+		bool ours = false;
+
+		if (grp->nla_len < NLA_HDRLEN || qend > end)
+			return;
+		while (q + NLA_HDRLEN <= qend) {
+			const struct nlattr *a = (const void *)q;
+
+			if (a->nla_len < NLA_HDRLEN)
+				break;
+			if (a->nla_type == CTRL_ATTR_MCAST_GRP_ID &&
+			    a->nla_len >= NLA_HDRLEN + sizeof(id))
+				memcpy(&id, q + NLA_HDRLEN, sizeof(id));
+			if (a->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
+				ours = !strncmp((const char *)q + NLA_HDRLEN,
+						CMM_MP_GENL_MCGRP_EVENTS,
+						a->nla_len - NLA_HDRLEN);
+			q += NLA_ALIGN(a->nla_len);
+		}
+		if (ours)
+			mcgrp = id;
+		p += NLA_ALIGN(grp->nla_len);
+	}
+}
+
 static void family_cb(const struct nlmsghdr *nlh)
 {
 	const unsigned char *p = (const unsigned char *)NLMSG_DATA(nlh) +
@@ -1185,8 +1222,10 @@ static void family_cb(const struct nlmsghdr *nlh)
 
 		if (a->nla_len < NLA_HDRLEN)
 			return;
-		if (a->nla_type == CTRL_ATTR_FAMILY_ID)
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
 			memcpy(&family, p + NLA_HDRLEN, sizeof(family));
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_MCAST_GROUPS)
+			mcast_cb(p + NLA_HDRLEN, p + a->nla_len);
 		p += NLA_ALIGN(a->nla_len);
 	}
 }
@@ -1272,6 +1311,66 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * A listener of the events group with the smallest receive buffer, read
+ * only now and then, so that segment events are built and sent while
+ * requests change state, and the queue overflows (ENOBUFS). Every event
+ * must be a well-formed SEG_EVENT of the family. Its actions depend on the
+ * iteration number alone, so they leave the inputs' generator alone.
+ */
+static int ev_fd = -1;
+
+static void listen_events(void)
+{
+	static uint64_t words[RX_BUF / 8];
+	int small = 1024;
+	ssize_t n;
+
+	if (!mcgrp)
+		return;
+	if (ev_fd >= 0 && iter % 256 == 255) {
+		close(ev_fd);	/* leave and join again */
+		ev_fd = -1;
+	}
+	if (ev_fd < 0) {
+		ev_fd = nl_open();
+		if (ev_fd < 0)
+			return;
+		setsockopt(ev_fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+		if (setsockopt(ev_fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+			       &mcgrp, sizeof(mcgrp))) {
+			snprintf(desc, sizeof(desc), "join events group %u",
+				 mcgrp);
+			judge(IF_NL, EXP_OK, -errno, "open to every user");
+			close(ev_fd);
+			ev_fd = -1;
+			return;
+		}
+	}
+	if (iter % 16)
+		return;
+	while ((n = recv(ev_fd, words, sizeof(words), MSG_DONTWAIT)) != 0) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)words;
+		int rem = (int)n;
+
+		if (n < 0 && errno == ENOBUFS)
+			continue;	/* we fell behind: the contract */
+		if (n < 0)
+			break;
+		for (; NLMSG_OK(nlh, rem); nlh = NLMSG_NEXT(nlh, rem)) {
+			const struct genlmsghdr *g = NLMSG_DATA(nlh);
+
+			stat_w->events++;
+			if (nlh->nlmsg_type == family && reply_ok(nlh) &&
+			    g->cmd == CMM_MP_CMD_SEG_EVENT)
+				continue;
+			snprintf(desc, sizeof(desc), "event type %u cmd %u len %u",
+				 nlh->nlmsg_type, g->cmd, nlh->nlmsg_len);
+			judge(IF_NL, EXP_OK, -EPROTO, "malformed event");
+		}
+	}
+}
+
 /* Worker @w: its own seed and netlink socket; counts into all_stats[w]. */
 static void run_worker(unsigned int w, unsigned long iters, double secs)
 {
@@ -1290,6 +1389,7 @@ static void run_worker(unsigned int w, unsigned long iters, double secs)
 
 		if (secs && now() - t0 >= secs)
 			break;
+		listen_events();
 		rng = seed ^ (iter * 0xd1342543de82ef95ULL);
 		rnd64();
 		dlen = 0;
@@ -1317,7 +1417,7 @@ static void run_worker(unsigned int w, unsigned long iters, double secs)
 int main(int argc, char **argv)
 {
 	unsigned long iters = ~0UL, total = 0, sum[NR_IF] = { 0 };
-	unsigned long ref[NR_IF] = { 0 }, n = 0;
+	unsigned long ref[NR_IF] = { 0 }, n = 0, ev = 0;
 	unsigned int jobs = 1, w;
 	double secs = 0, t0;
 	struct sigaction sa = { .sa_handler = on_bus };
@@ -1370,9 +1470,9 @@ int main(int argc, char **argv)
 			memset(&info, 0, sizeof(info));
 		close(fd);
 	}
-	printf("nl_fuzz: seed=%llu jobs=%u family=%u segments=%u devid=%u nr_devs=%u\n",
-	       (unsigned long long)seed, jobs, family, nr_segs, info.devid,
-	       info.nr_devs);
+	printf("nl_fuzz: seed=%llu jobs=%u family=%u events=%u segments=%u devid=%u nr_devs=%u\n",
+	       (unsigned long long)seed, jobs, family, mcgrp, nr_segs,
+	       info.devid, info.nr_devs);
 	t0 = now();
 	/* workers race each other: online/offline against open, mmap, ioctl */
 	for (w = 0; w < jobs; w++) {
@@ -1407,6 +1507,7 @@ int main(int argc, char **argv)
 	}
 	for (w = 0; w < jobs; w++) {
 		n += all_stats[w].iters;
+		ev += all_stats[w].events;
 		for (i = 0; i < NR_IF; i++) {
 			sum[i] += all_stats[w].count[i];
 			ref[i] += all_stats[w].refused[i];
@@ -1417,6 +1518,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, jobs, n, now() - t0);
 	for (i = 0; i < NR_IF; i++)
 		printf(" %s=%lu/%lu", if_name[i], sum[i], ref[i]);
-	printf(" unexpected=%lu (per interface: inputs/refused)\n", total);
+	printf(" events=%lu unexpected=%lu (per interface: inputs/refused)\n",
+	       ev, total);
 	return rc ? rc : total ? 1 : 0;
 }
