@@ -2,7 +2,8 @@
 /*
  * nl_fuzz: seeded, bounded fuzzing of cmm_mp's userspace inputs in a guest.
  *
- *   nl_fuzz [--seed S] [--iters N] [--seconds T] [--jobs J] [--verbose]
+ *   nl_fuzz [--seed S] [--iters N] [--first I] [--seconds T] [--jobs J]
+ *           [--verbose]
  *
  * Each iteration draws, from a generator seeded with (S, iteration), one
  * input for one interface:
@@ -28,8 +29,8 @@
  * buffer, read now and then: every event must be well-formed.
  * Because an iteration's input depends on (seed, iteration) only, the
  * inputs of a worker are replayed exactly by `nl_fuzz --seed S+w --iters
- * N` (printed at the end); the results may differ where the state they
- * met does.
+ * N` (printed at the end), one input alone with `--first I --iters I+1
+ * --verbose`; the results may differ where the state they met does.
  *
  * Every result is compared with a model of what the kernel must answer:
  * a malformed netlink message must be refused (and an unprivileged
@@ -111,6 +112,7 @@ enum expect {
 static uint64_t seed, rng;
 static unsigned long iter;
 static bool verbose;
+static unsigned long first;	/* --first: the iteration to start at */
 /* per worker, in memory shared with the parent: inputs, refused, unexpected */
 struct stats {
 	unsigned long count[NR_IF], refused[NR_IF], unexpected[NR_IF];
@@ -1298,7 +1300,7 @@ static void count_segs(void)
 
 static void bad_args(void)
 {
-	fprintf(stderr, "usage: nl_fuzz [--seed S] [--iters N] [--seconds T]\n"
+	fprintf(stderr, "usage: nl_fuzz [--seed S] [--iters N] [--first I] [--seconds T]\n"
 		"               [--jobs J] [--verbose]\n");
 	exit(2);
 }
@@ -1384,7 +1386,7 @@ static void run_worker(unsigned int w, unsigned long iters, double secs)
 			strerror(-nl_fd));
 		exit(2);
 	}
-	for (iter = 0; iter < iters; iter++) {
+	for (iter = first; iter < iters; iter++) {
 		unsigned int r;
 
 		if (secs && now() - t0 >= secs)
@@ -1435,6 +1437,8 @@ int main(int argc, char **argv)
 			iters = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seconds"))
 			secs = strtod(argv[++i], NULL);
+		else if (!strcmp(argv[i], "--first"))
+			first = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--jobs"))
 			jobs = strtoul(argv[++i], NULL, 0);
 		else
