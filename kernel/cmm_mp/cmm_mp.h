@@ -133,8 +133,8 @@ struct mp_dev *mp_dev_create_range(const struct mp_range *r,
 				   const char *arg, int nid, u64 seg_size,
 				   u64 chip_id);
 void mp_dev_destroy(struct mp_dev *d);
-int mp_dev_srcu_lock(void) __acquires(mp_dev_srcu);
-void mp_dev_srcu_unlock(int idx) __releases(mp_dev_srcu);
+int mp_dev_srcu_lock(void);
+void mp_dev_srcu_unlock(int idx);
 struct mp_dev *mp_dev_get_default(void);
 void mp_dev_set_default(struct mp_dev *d);
 bool mp_dev_in_use(struct mp_dev *d);

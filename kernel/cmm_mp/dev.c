@@ -290,12 +290,14 @@ bool mp_dev_in_use(struct mp_dev *d)
 }
 
 /* Enter a section in which mp_dev_get_default()'s answer stays valid. */
-int mp_dev_srcu_lock(void) __acquires(&mp_dev_srcu)
+int mp_dev_srcu_lock(void)
+	__acquires(&mp_dev_srcu)
 {
 	return srcu_read_lock(&mp_dev_srcu);
 }
 
-void mp_dev_srcu_unlock(int idx) __releases(&mp_dev_srcu)
+void mp_dev_srcu_unlock(int idx)
+	__releases(&mp_dev_srcu)
 {
 	srcu_read_unlock(&mp_dev_srcu, idx);
 }
