@@ -301,7 +301,10 @@ out:
 
 static DECLARE_WORK(mp_own_zero_work, mp_own_zero_fn);
 
-/* No zeroing may run once the device goes away (module exit). */
+/*
+ * Wait for the zeroing scheduled so far: none may run once the module goes,
+ * and a local claim waits for it (netlink.c).
+ */
 void mp_own_flush(void)
 {
 	flush_work(&mp_own_zero_work);

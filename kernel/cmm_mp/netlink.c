@@ -506,10 +506,21 @@ static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
 	int ret, tries = 1000;
 
 	do {
-		if (devid == self)
+		if (devid == self) {
 			ret = mp_local_own(self, cmd, idx, owner, sharers);
-		else
+			/*
+			 * Our own device zeroes in a work item here: wait for
+			 * it rather than poll against a timeout, which slow
+			 * memory (CXL under TCG: tens of seconds) can exceed.
+			 */
+			if (ret == -EINPROGRESS) {
+				mp_own_flush();
+				ret = mp_local_own(self, cmd, idx, owner,
+						   sharers);
+			}
+		} else {
 			ret = mp_backend_own(devid, cmd, idx, owner, sharers);
+		}
 		if (ret != -EINPROGRESS)
 			break;
 		msleep(20);
