@@ -19,12 +19,14 @@
  * Remove cannot fail. If nothing uses the DRAM (mp_dev_in_use()), mp0 goes
  * and the range is released: device_dax can take the device back. If
  * segments are online or held, dax_kmem's answer would be to leave the
- * memory online and leak the range; we keep all of mp0 instead: it stays
- * usable (its segments can be offlined), keeps its claim of the range so
- * device_dax cannot map memory the page allocator owns, and goes when
- * cmm_mp is unloaded, which the online segments prevent until they are
- * offline. There is one pool device: a second dax device is refused while
- * mp0 exists.
+ * memory online and leak the range; we keep all of mp0 instead, detached
+ * (mp_dax_detached): it stays usable (its segments can be offlined), keeps
+ * its claim of the range so device_dax cannot map memory the page
+ * allocator owns, and goes when cmm_mp is unloaded, which the online
+ * segments prevent until they are offline. Binding the dax device of the
+ * same range to cmm_mp again takes the detached mp0 back, so the operator
+ * can undo the unbind, offline everything and unbind cleanly. There is one
+ * pool device: another dax device is refused while mp0 exists.
  *
  * struct dax_device_driver and struct dev_dax are private to drivers/dax:
  * this file is built only with bus.h and dax-private.h of the very kernel
@@ -47,6 +49,8 @@ static u64 mp_dax_seg_size;
 static u64 mp_dax_chip_id;
 /* serializes probe and remove: there is one pool device */
 static DEFINE_MUTEX(mp_dax_lock);
+/* mp0 left by an unbind while in use, under mp_dax_lock */
+static struct mp_dev *mp_dax_detached;
 
 static bool mp_dax_have_dev(void)
 {
@@ -91,7 +95,7 @@ static int mp_dax_probe(struct dev_dax *dev_dax)
 	range = &dev_dax->ranges[0].range;
 
 	mutex_lock(&mp_dax_lock);
-	if (mp_dax_have_dev()) {
+	if (mp_dax_have_dev() && !mp_dax_detached) {
 		dev_err(dev, "cmm_mp has its pool device mp0 already; unbind that dax device first\n");
 		ret = -EBUSY;
 		goto out;
@@ -106,6 +110,21 @@ static int mp_dax_probe(struct dev_dax *dev_dax)
 	if (r.base != range->start || r.base + r.size != range->end + 1)
 		dev_info(dev, "using %#llx-%#llx of %#llx-%#llx: whole memory blocks and segments\n",
 			 r.base, r.base + r.size - 1, range->start, range->end);
+
+	d = mp_dax_detached;
+	if (d) {
+		if (d->geo.base != r.base || d->geo.size != r.size) {
+			dev_err(dev, "%s, left by an unbind while in use, is on %#llx-%#llx: bind the dax device of that range, or offline its segments and unload cmm_mp\n",
+				d->name, d->geo.base, d->geo.base + d->geo.size - 1);
+			ret = -EBUSY;
+			goto out;
+		}
+		/* published all along: only the binding was missing */
+		mp_dax_detached = NULL;
+		dev_set_drvdata(dev, d);
+		dev_info(dev, "device DRAM of %s again\n", d->name);
+		goto out;
+	}
 
 	d = mp_dev_create_range(&r, dev_name(dev), dev_dax->target_node,
 				mp_dax_seg_size, mp_dax_chip_id);
@@ -131,8 +150,9 @@ static void mp_dax_remove(struct dev_dax *dev_dax)
 	mp_dev_set_default(NULL);
 	if (mp_dev_in_use(d)) {
 		mp_dev_set_default(d);
-		dev_err(dev, "%s is in use (segments online or held): it stays, with its claim of the range, until they are offline and cmm_mp is unloaded\n",
-			d->name);
+		mp_dax_detached = d;
+		dev_err(dev, "%s is in use (segments online or held): it stays, with its claim of the range, until they are offline and cmm_mp is unloaded (or %s is bound again)\n",
+			d->name, dev_name(dev));
 	} else {
 		mp_dev_destroy(d);
 		dev_info(dev, "%s removed, range released\n", d->name);
@@ -169,7 +189,8 @@ int mp_dax_init(u64 seg_size, u64 chip_id)
 
 /*
  * Unbinds the bound device, then destroys a pool device an unbind left
- * (in use then): the module is going, so nothing holds it any more.
+ * detached (in use then): the module is going, so nothing holds it any
+ * more.
  */
 void mp_dax_exit(void)
 {
@@ -184,4 +205,5 @@ void mp_dax_exit(void)
 		mp_dev_set_default(NULL);
 		mp_dev_destroy(d);
 	}
+	mp_dax_detached = NULL;
 }
