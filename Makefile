@@ -28,8 +28,13 @@ all: modules userspace
 deps:
 	@scripts/deps build
 
+# cmm_mp's dax driver needs two private drivers/dax headers, taken from the
+# matching linux-source (scripts/dax-headers); DKMS builds go without it.
+DAX_INC	:= $(B)/dax/$(KVER)
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+	@scripts/dax-headers $(DAX_INC) $(KDIR)
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel CMM_MP_DAX_INC=$(DAX_INC) \
+		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 UNIT_TESTS :=
 USERSPACE :=

@@ -67,6 +67,8 @@ EXPORT_SYMBOL_GPL(mp_backend_register);
  */
 void mp_backend_unregister(const struct mp_backend_ops *ops)
 {
+	int idx;
+
 	down_write(&backend_rwsem);
 	if (backend_ops == ops) {
 		backend_ops = NULL;
@@ -75,9 +77,22 @@ void mp_backend_unregister(const struct mp_backend_ops *ops)
 	}
 	up_write(&backend_rwsem);
 	/* the pool it formed is gone with it */
+	idx = mp_dev_srcu_lock();
 	mp_pool_reset(mp_dev_get_default());
+	mp_dev_srcu_unlock(idx);
 }
 EXPORT_SYMBOL_GPL(mp_backend_unregister);
+
+/* A backend may have formed a pool with the device: it is in use. */
+bool mp_backend_active(void)
+{
+	bool ret;
+
+	down_read(&backend_rwsem);
+	ret = backend_ops;
+	up_read(&backend_rwsem);
+	return ret;
+}
 
 int mp_backend_read(u16 dst, u64 offset, void *buf, u32 len)
 {
@@ -135,9 +150,12 @@ int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p)
  */
 u64 mp_local_size(void)
 {
+	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
+	u64 size = d && d->va ? d->geo.size : 0;
 
-	return d && d->va ? d->geo.size : 0;
+	mp_dev_srcu_unlock(idx);
+	return size;
 }
 EXPORT_SYMBOL_GPL(mp_local_size);
 
@@ -149,9 +167,12 @@ EXPORT_SYMBOL_GPL(mp_local_size);
  */
 u64 mp_local_seg_size(void)
 {
+	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
+	u64 size = d ? d->geo.seg_size : 0;
 
-	return d ? d->geo.seg_size : 0;
+	mp_dev_srcu_unlock(idx);
+	return size;
 }
 EXPORT_SYMBOL_GPL(mp_local_seg_size);
 
@@ -202,16 +223,18 @@ static int mp_local_check(struct mp_dev *d, u32 src, u64 offset, u32 len)
  */
 int mp_local_read(u32 src, u64 offset, void *buf, u32 len)
 {
+	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
-	int ret;
+	int ret = -ENODEV;
 
-	if (!d)
-		return -ENODEV;
-	spin_lock_bh(&d->mem_lock);
-	ret = mp_local_check(d, src, offset, len);
-	if (!ret)
-		memcpy(buf, d->va + offset, len);
-	spin_unlock_bh(&d->mem_lock);
+	if (d) {
+		spin_lock_bh(&d->mem_lock);
+		ret = mp_local_check(d, src, offset, len);
+		if (!ret)
+			memcpy(buf, d->va + offset, len);
+		spin_unlock_bh(&d->mem_lock);
+	}
+	mp_dev_srcu_unlock(idx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(mp_local_read);
@@ -227,16 +250,18 @@ EXPORT_SYMBOL_GPL(mp_local_read);
  */
 int mp_local_write(u32 src, u64 offset, const void *buf, u32 len)
 {
+	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
-	int ret;
+	int ret = -ENODEV;
 
-	if (!d)
-		return -ENODEV;
-	spin_lock_bh(&d->mem_lock);
-	ret = mp_local_check(d, src, offset, len);
-	if (!ret)
-		memcpy(d->va + offset, buf, len);
-	spin_unlock_bh(&d->mem_lock);
+	if (d) {
+		spin_lock_bh(&d->mem_lock);
+		ret = mp_local_check(d, src, offset, len);
+		if (!ret)
+			memcpy(d->va + offset, buf, len);
+		spin_unlock_bh(&d->mem_lock);
+	}
+	mp_dev_srcu_unlock(idx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(mp_local_write);
@@ -248,12 +273,13 @@ EXPORT_SYMBOL_GPL(mp_local_write);
  */
 static void mp_own_zero_fn(struct work_struct *work)
 {
+	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
 	u64 off, n;
 	u32 i;
 
 	if (!d || !d->va)
-		return;
+		goto out;
 	for (i = 0; i < d->geo.nr_segs; i++) {
 		struct mp_seg *s = &d->segs[i];
 		u64 base = (u64)i * d->geo.seg_size;
@@ -269,11 +295,16 @@ static void mp_own_zero_fn(struct work_struct *work)
 		s->zeroing = false;
 		spin_unlock_bh(&d->mem_lock);
 	}
+out:
+	mp_dev_srcu_unlock(idx);
 }
 
 static DECLARE_WORK(mp_own_zero_work, mp_own_zero_fn);
 
-/* No zeroing may run once the device goes away (module exit). */
+/*
+ * Wait for the zeroing scheduled so far: none may run once the module goes,
+ * and a local claim waits for it (netlink.c).
+ */
 void mp_own_flush(void)
 {
 	flush_work(&mp_own_zero_work);
@@ -288,30 +319,10 @@ static bool mp_own_zero(struct mp_dev *d, struct mp_seg *s)
 	return true;
 }
 
-/**
- * mp_local_own() - arbitrate the ownership of a local segment
- * @src: device id of the requester
- * @cmd: enum mp_eth_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
- * @seg: local segment index
- * @owner: the owner after the command (CMM_MP_NONE for none)
- * @sharers: the bitmap of sharers after the command
- *
- * Exactly one owner, or a set of sharers, at a time, decided under
- * mem_lock. A claim by the owner, a share by a sharer and a release or
- * unshare of a segment the sender does not hold (when nobody else holds
- * it) succeed again, so a command executed twice answers the same. A
- * segment handed to another owner than its last one, or to the first
- * member of a new set of sharers, is zeroed first (the claim or share
- * answers -EINPROGRESS until then). Safe in softirq context.
- *
- * Return: 0, -EBUSY held by others (or a state change in progress),
- * -EINPROGRESS, -EPERM release by a non-holder, -ERANGE no such segment
- * or a sender beyond the sharers bitmap, -EINVAL unknown command,
- * -ENODEV without a device.
- */
-int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
+/* mp_local_own() on @d, NULL for none */
+static int mp_local_own_dev(struct mp_dev *d, u32 src, u32 cmd, u32 seg,
+			    u32 *owner, u32 *sharers)
 {
-	struct mp_dev *d = mp_dev_get_default();
 	bool zero = false;
 	struct mp_seg *s;
 	int ret = 0;
@@ -390,6 +401,37 @@ int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
 	spin_unlock_bh(&d->mem_lock);
 	if (zero)
 		schedule_work(&mp_own_zero_work);
+	return ret;
+}
+
+/**
+ * mp_local_own() - arbitrate the ownership of a local segment
+ * @src: device id of the requester
+ * @cmd: enum mp_eth_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
+ * @seg: local segment index
+ * @owner: the owner after the command (CMM_MP_NONE for none)
+ * @sharers: the bitmap of sharers after the command
+ *
+ * Exactly one owner, or a set of sharers, at a time, decided under
+ * mem_lock. A claim by the owner, a share by a sharer and a release or
+ * unshare of a segment the sender does not hold (when nobody else holds
+ * it) succeed again, so a command executed twice answers the same. A
+ * segment handed to another owner than its last one, or to the first
+ * member of a new set of sharers, is zeroed first (the claim or share
+ * answers -EINPROGRESS until then). Safe in softirq context.
+ *
+ * Return: 0, -EBUSY held by others (or a state change in progress),
+ * -EINPROGRESS, -EPERM release by a non-holder, -ERANGE no such segment
+ * or a sender beyond the sharers bitmap, -EINVAL unknown command,
+ * -ENODEV without a device.
+ */
+int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = mp_local_own_dev(mp_dev_get_default(), src, cmd, seg, owner,
+				   sharers);
+
+	mp_dev_srcu_unlock(idx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(mp_local_own);

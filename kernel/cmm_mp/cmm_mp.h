@@ -109,12 +109,35 @@ struct mp_dev {
 /* cxl.c */
 int mp_cxl_range(const char *region, struct mp_range *r);
 
+/* dax.c: a dax bus driver "cmm_mp" (only with the drivers/dax headers) */
+#ifdef CMM_MP_DAX
+#define MP_HAVE_DAX	true
+int mp_dax_init(u64 seg_size, u64 chip_id);
+void mp_dax_exit(void);
+#else
+#define MP_HAVE_DAX	false
+static inline int mp_dax_init(u64 seg_size, u64 chip_id)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void mp_dax_exit(void)
+{
+}
+#endif
+
 /* dev.c */
 struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
 			     u64 seg_size, u64 chip_id);
+struct mp_dev *mp_dev_create_range(const struct mp_range *r,
+				   const char *arg, int nid, u64 seg_size,
+				   u64 chip_id);
 void mp_dev_destroy(struct mp_dev *d);
+int mp_dev_srcu_lock(void);
+void mp_dev_srcu_unlock(int idx);
 struct mp_dev *mp_dev_get_default(void);
 void mp_dev_set_default(struct mp_dev *d);
+bool mp_dev_in_use(struct mp_dev *d);
 struct mp_seg *mp_dev_seg(struct mp_dev *d, u32 id);
 
 /* pool.c */
@@ -125,6 +148,7 @@ const char *mp_pool_state_name(u32 state);
 
 /* backend.c */
 void mp_own_flush(void);
+bool mp_backend_active(void);
 
 /* remote.c: segments mapped as /dev/mps or /dev/mpb (remote.h) */
 struct mp_remote;

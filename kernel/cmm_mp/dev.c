@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmm_mp: the pool device - validating and claiming its DRAM range.
+ *
+ * The device may come and go while the module is loaded (a dax device bound
+ * and unbound, dax.c): it is published in mp_default_dev under SRCU. Every
+ * user looks it up with mp_dev_get_default() inside mp_dev_srcu_lock(),
+ * from process or softirq context, and mp_dev_set_default(NULL) waits for
+ * them before the device may be destroyed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,13 +19,15 @@
 #include <linux/numa.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 
 #include "cmm_mp.h"
 
 /* Pool memory is slower than DRAM: put its node in a lower tier, as dax_kmem. */
 #define MP_MEMTIER_ADISTANCE	(MEMTIER_ADISTANCE_DRAM * 5)
 
-static struct mp_dev *mp_default_dev;
+DEFINE_STATIC_SRCU(mp_dev_srcu);
+static struct mp_dev __rcu *mp_default_dev;
 
 struct mp_cover {
 	u64 next;	/* first byte not yet counted */
@@ -116,10 +124,8 @@ static void mp_segs_init(struct mp_dev *d)
 struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
 			     u64 seg_size, u64 chip_id)
 {
-	u64 block = memory_block_size_bytes();
 	char arg[48];
 	struct mp_range r;
-	struct mp_dev *d;
 	int ret;
 
 	if (cxl_region) {
@@ -136,6 +142,30 @@ struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
 		}
 		snprintf(arg, sizeof(arg), "mem=%s", mem);
 	}
+	return mp_dev_create_range(&r, arg, NUMA_NO_NODE, seg_size, chip_id);
+}
+
+/**
+ * mp_dev_create_range() - set up a pool device on a resolved DRAM range
+ * @r: the range and how the firmware set it aside
+ * @arg: where it came from, for the kernel log ("mem=...", "dax0.0")
+ * @nid: its NUMA node, NUMA_NO_NODE to look it up from its address
+ * @seg_size: bytes per segment
+ * @chip_id: unique chip id, 0 for a random one
+ *
+ * Every source of device DRAM (mem=, cxl_region=, a dax device) ends here:
+ * the same geometry, range and claim checks hold for all of them.
+ *
+ * Return: the device, or an ERR_PTR with a negative errno; every refusal is
+ * explained in the kernel log.
+ */
+struct mp_dev *mp_dev_create_range(const struct mp_range *r,
+				   const char *arg, int nid, u64 seg_size,
+				   u64 chip_id)
+{
+	u64 block = memory_block_size_bytes();
+	struct mp_dev *d;
+	int ret;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
@@ -147,18 +177,18 @@ struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
 	d->chip_id = chip_id ? chip_id : get_random_u64();
 	d->chip_id_param = chip_id != 0;
 
-	ret = mp_geometry_init(&d->geo, r.base, r.size, seg_size, block);
+	ret = mp_geometry_init(&d->geo, r->base, r->size, seg_size, block);
 	if (ret) {
 		pr_err("%s seg_size=%llu: base, size and segment size must be multiples of the memory block size (%llu) and size a multiple of the segment size\n",
 		       arg, seg_size, block);
 		ret = -EINVAL;
 		goto err_free;
 	}
-	ret = mp_check_range(&r, arg);
+	ret = mp_check_range(r, arg);
 	if (ret)
 		goto err_free;
 
-	d->res = request_mem_region(r.base, r.size, "cmm_mp mp0");
+	d->res = request_mem_region(r->base, r->size, "cmm_mp mp0");
 	if (!d->res) {
 		pr_err("%s is claimed by another driver (a pmem namespace or dax device?)\n",
 		       arg);
@@ -169,14 +199,14 @@ struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
 	d->res->flags &= ~IORESOURCE_BUSY;
 
 	/* remote devices' requests are served from this mapping (backend.c) */
-	d->va = memremap(r.base, r.size, MEMREMAP_WB);
+	d->va = memremap(r->base, r->size, MEMREMAP_WB);
 	if (!d->va) {
 		pr_err("%s: cannot map the range\n", arg);
 		ret = -ENOMEM;
 		goto err_release;
 	}
 
-	d->nid = mp_node_of(r.base);
+	d->nid = nid != NUMA_NO_NODE ? nid : mp_node_of(r->base);
 	d->segs = kcalloc(d->geo.nr_segs, sizeof(*d->segs), GFP_KERNEL);
 	if (!d->segs) {
 		ret = -ENOMEM;
@@ -196,7 +226,7 @@ struct mp_dev *mp_dev_create(const char *mem, const char *cxl_region,
 		goto err_mtype;
 
 	pr_info("%s: %llu MiB at %#llx, node %d, %u segments of %llu MiB, chip id %#llx\n",
-		d->name, r.size >> 20, r.base, d->nid, d->geo.nr_segs,
+		d->name, r->size >> 20, r->base, d->nid, d->geo.nr_segs,
 		seg_size >> 20, d->chip_id);
 	return d;
 
@@ -230,14 +260,63 @@ void mp_dev_destroy(struct mp_dev *d)
 	kfree(d);
 }
 
-struct mp_dev *mp_dev_get_default(void)
+/**
+ * mp_dev_in_use() - does anything still depend on the device's DRAM?
+ * @d: the device, withdrawn (mp_dev_set_default(NULL)): nothing changes
+ *	it meanwhile
+ *
+ * A segment not offline (System RAM here, a state change in progress),
+ * held or shared by a device of the pool or being zeroed for it, mapped
+ * here as /dev/mps or /dev/mpb, or a backend that formed a pool with it.
+ *
+ * Return: true when the device must not be destroyed.
+ */
+bool mp_dev_in_use(struct mp_dev *d)
 {
-	return READ_ONCE(mp_default_dev);
+	bool busy = !xa_empty(&d->remote) || mp_backend_active();
+	u32 i;
+
+	mutex_lock(&d->lock);
+	spin_lock_bh(&d->mem_lock);
+	for (i = 0; i < d->geo.nr_segs && !busy; i++) {
+		const struct mp_seg *s = &d->segs[i];
+
+		busy = s->state != CMM_MP_SEG_OFFLINE ||
+		       s->owner != CMM_MP_NONE || s->sharers || s->zeroing;
+	}
+	spin_unlock_bh(&d->mem_lock);
+	mutex_unlock(&d->lock);
+	return busy;
 }
 
+/* Enter a section in which mp_dev_get_default()'s answer stays valid. */
+int mp_dev_srcu_lock(void)
+	__acquires(&mp_dev_srcu)
+{
+	return srcu_read_lock(&mp_dev_srcu);
+}
+
+void mp_dev_srcu_unlock(int idx)
+	__releases(&mp_dev_srcu)
+{
+	srcu_read_unlock(&mp_dev_srcu, idx);
+}
+
+/* The pool device or NULL; only inside mp_dev_srcu_lock(). */
+struct mp_dev *mp_dev_get_default(void)
+{
+	return srcu_dereference(mp_default_dev, &mp_dev_srcu);
+}
+
+/*
+ * Publish @d, or with NULL withdraw the device and wait until nobody uses
+ * it any more: it may be destroyed then.
+ */
 void mp_dev_set_default(struct mp_dev *d)
 {
-	WRITE_ONCE(mp_default_dev, d);
+	rcu_assign_pointer(mp_default_dev, d);
+	if (!d)
+		synchronize_srcu(&mp_dev_srcu);
 }
 
 struct mp_seg *mp_dev_seg(struct mp_dev *d, u32 id)

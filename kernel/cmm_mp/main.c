@@ -5,6 +5,12 @@
  * The device DRAM is a physical range the firmware was told to leave alone
  * (memmap=SIZE$BASE). It is cut into segments that can be onlined as System
  * RAM on the range's own (CPU-less) NUMA node, the way CXL memory appears.
+ *
+ * Where the DRAM comes from, one pool device per module:
+ *   mem=SIZE$BASE	a memmap= range, mp0 exists from load to unload
+ *   cxl_region=regionN	a committed CXL region (cxl.c), likewise
+ *   neither		the dax bus driver "cmm_mp" (dax.c): mp0 comes and
+ *			goes with the dax device bound to it
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,7 +26,7 @@ MODULE_PARM_DESC(mem, "device DRAM in memmap grammar: SIZE$BASE or SIZE!BASE, e.
 
 static char *cxl_region;
 module_param(cxl_region, charp, 0444);
-MODULE_PARM_DESC(cxl_region, "device DRAM from a committed CXL region instead of mem=, e.g. region0");
+MODULE_PARM_DESC(cxl_region, "device DRAM from a committed CXL region instead of mem=, e.g. region0 (neither: a dax device bound to the dax driver cmm_mp)");
 
 static unsigned long long seg_size = SZ_128M;
 module_param(seg_size, ullong, 0444);
@@ -31,13 +37,19 @@ module_param(chip_id, ullong, 0444);
 MODULE_PARM_DESC(chip_id, "unique chip id (default: the backend port's MAC address as a number; random until a backend starts)");
 
 static struct mp_dev *mp_dev0;
+static bool mp_dax_mode;
 
 static int __init cmm_mp_init(void)
 {
 	int ret;
 
-	if (!mem == !cxl_region) {
-		pr_err("no device DRAM given, or given twice: load with either mem=SIZE$BASE (a memmap= reserved range) or cxl_region=regionN\n");
+	if (mem && cxl_region) {
+		pr_err("device DRAM given twice: load with either mem=SIZE$BASE (a memmap= reserved range) or cxl_region=regionN\n");
+		return -EINVAL;
+	}
+	mp_dax_mode = !mem && !cxl_region;
+	if (mp_dax_mode && !MP_HAVE_DAX) {
+		pr_err("no device DRAM given: load with mem=SIZE$BASE (a memmap= reserved range) or cxl_region=regionN (this build has no dax driver)\n");
 		return -EINVAL;
 	}
 
@@ -45,12 +57,14 @@ static int __init cmm_mp_init(void)
 	if (ret)
 		return ret;
 
-	mp_dev0 = mp_dev_create(mem, cxl_region, seg_size, chip_id);
-	if (IS_ERR(mp_dev0)) {
-		ret = PTR_ERR(mp_dev0);
-		goto err_sysfs;
+	if (!mp_dax_mode) {
+		mp_dev0 = mp_dev_create(mem, cxl_region, seg_size, chip_id);
+		if (IS_ERR(mp_dev0)) {
+			ret = PTR_ERR(mp_dev0);
+			goto err_sysfs;
+		}
+		mp_dev_set_default(mp_dev0);
 	}
-	mp_dev_set_default(mp_dev0);
 
 	ret = mp_mps_init();
 	if (ret)
@@ -58,13 +72,23 @@ static int __init cmm_mp_init(void)
 	ret = mp_nl_init();
 	if (ret)
 		goto err_mps;
+	/* last: a dax device may be bound, and mp0 used, from here on */
+	if (mp_dax_mode) {
+		ret = mp_dax_init(seg_size, chip_id);
+		if (ret)
+			goto err_nl;
+	}
 	return 0;
 
+err_nl:
+	mp_nl_exit();
 err_mps:
 	mp_mps_exit();
 err_dev:
-	mp_dev_set_default(NULL);
-	mp_dev_destroy(mp_dev0);
+	if (mp_dev0) {
+		mp_dev_set_default(NULL);
+		mp_dev_destroy(mp_dev0);
+	}
 err_sysfs:
 	mp_sysfs_exit();
 	return ret;
@@ -77,11 +101,15 @@ err_sysfs:
  */
 static void __exit cmm_mp_exit(void)
 {
+	if (mp_dax_mode)
+		mp_dax_exit();
 	mp_nl_exit();
 	mp_mps_exit();
 	mp_own_flush();
-	mp_dev_set_default(NULL);
-	mp_dev_destroy(mp_dev0);
+	if (mp_dev0) {
+		mp_dev_set_default(NULL);
+		mp_dev_destroy(mp_dev0);
+	}
 	mp_sysfs_exit();
 }
 

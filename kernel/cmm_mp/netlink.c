@@ -342,7 +342,7 @@ static int mp_nl_reply_seg(struct genl_info *info, struct mp_seg *s, u8 cmd)
 	return genlmsg_reply(msg, info);
 }
 
-static int mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int __mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mp_dev *d = mp_dev_get_default();
 	struct sk_buff *msg;
@@ -382,8 +382,8 @@ static int mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Every device of the pool by id; the local one alone outside RUNTIME. */
-static int mp_nl_dev_get_dumpit(struct sk_buff *skb,
-				struct netlink_callback *cb)
+static int __mp_nl_dev_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
 {
 	struct mp_dev *d = mp_dev_get_default();
 	u32 i, n;
@@ -438,7 +438,7 @@ static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id,
 	return genlmsg_reply(msg, info);
 }
 
-static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int __mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mp_dev *d;
 	struct mp_seg *s = mp_nl_seg(info, &d);
@@ -453,8 +453,8 @@ static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Every segment of the pool by pool-wide id; local ones outside RUNTIME. */
-static int mp_nl_seg_get_dumpit(struct sk_buff *skb,
-				struct netlink_callback *cb)
+static int __mp_nl_seg_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
 {
 	struct mp_dev *d = mp_dev_get_default();
 	struct mp_seg *s;
@@ -506,10 +506,21 @@ static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
 	int ret, tries = 1000;
 
 	do {
-		if (devid == self)
+		if (devid == self) {
 			ret = mp_local_own(self, cmd, idx, owner, sharers);
-		else
+			/*
+			 * Our own device zeroes in a work item here: wait for
+			 * it rather than poll against a timeout, which slow
+			 * memory (CXL under TCG: tens of seconds) can exceed.
+			 */
+			if (ret == -EINPROGRESS) {
+				mp_own_flush();
+				ret = mp_local_own(self, cmd, idx, owner,
+						   sharers);
+			}
+		} else {
 			ret = mp_backend_own(devid, cmd, idx, owner, sharers);
+		}
 		if (ret != -EINPROGRESS)
 			break;
 		msleep(20);
@@ -788,7 +799,7 @@ static bool mp_nl_unmap_any(struct genl_info *info, int *ret)
 	return mapped;
 }
 
-static int mp_nl_seg_change(struct genl_info *info, bool online)
+static int __mp_nl_seg_change(struct genl_info *info, bool online)
 {
 	struct mp_dev *d;
 	struct mp_seg *s;
@@ -848,6 +859,57 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	mp_nl_seg_event(s);
 	return mp_nl_reply_seg(info, s, online ? CMM_MP_CMD_SEG_ONLINE :
 			       CMM_MP_CMD_SEG_OFFLINE);
+}
+
+/*
+ * The pool device may go away meanwhile (a dax device unbound, dax.c):
+ * each request looks it up and uses it inside one SRCU read section.
+ */
+static int mp_nl_seg_change(struct genl_info *info, bool online)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = __mp_nl_seg_change(info, online);
+
+	mp_dev_srcu_unlock(idx);
+	return ret;
+}
+
+static int mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = __mp_nl_dev_get_doit(skb, info);
+
+	mp_dev_srcu_unlock(idx);
+	return ret;
+}
+
+static int mp_nl_dev_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = __mp_nl_dev_get_dumpit(skb, cb);
+
+	mp_dev_srcu_unlock(idx);
+	return ret;
+}
+
+static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = __mp_nl_seg_get_doit(skb, info);
+
+	mp_dev_srcu_unlock(idx);
+	return ret;
+}
+
+static int mp_nl_seg_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = __mp_nl_seg_get_dumpit(skb, cb);
+
+	mp_dev_srcu_unlock(idx);
+	return ret;
 }
 
 static int mp_nl_seg_online_doit(struct sk_buff *skb, struct genl_info *info)

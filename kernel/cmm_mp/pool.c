@@ -91,15 +91,19 @@ void mp_pool_reset(struct mp_dev *d)
  */
 u64 mp_pool_chip_id(const u8 *mac)
 {
+	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
+	u64 chip_id = 0;
 
-	if (!d)
-		return 0;
-	mutex_lock(&d->lock);
-	if (!d->chip_id_param && mac && is_valid_ether_addr(mac))
-		d->chip_id = ether_addr_to_u64(mac);
-	mutex_unlock(&d->lock);
-	return d->chip_id;
+	if (d) {
+		mutex_lock(&d->lock);
+		if (!d->chip_id_param && mac && is_valid_ether_addr(mac))
+			d->chip_id = ether_addr_to_u64(mac);
+		chip_id = d->chip_id;
+		mutex_unlock(&d->lock);
+	}
+	mp_dev_srcu_unlock(idx);
+	return chip_id;
 }
 EXPORT_SYMBOL_GPL(mp_pool_chip_id);
 
@@ -125,22 +129,10 @@ static int mp_pool_check(struct mp_dev *d, const struct mp_pamt *t, u32 self)
 	return 0;
 }
 
-/**
- * mp_pool_update() - the backend's discovery changed the pool
- * @state: CMM_MP_POOL_DISCOVERY (a round started: the last map stays for
- *	the local numbering, remote devices are hidden), CMM_MP_POOL_RUNTIME
- *	(@t is the new map), CMM_MP_POOL_CONFLICT (no pool: duplicate chip
- *	ids) or CMM_MP_POOL_LOCAL
- * @t: the PAMT of the new generation (RUNTIME only), lost devices marked
- *	invalid
- * @self: our device id in @t
- *
- * Sleeps. Return: 0, -EINVAL for a map that does not fit the local device
- * (nothing changes then), -ENODEV without a pool device.
- */
-int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self)
+/* mp_pool_update() on @d, NULL for none */
+static int mp_pool_update_dev(struct mp_dev *d, u32 state,
+			      const struct mp_pamt *t, u32 self)
 {
-	struct mp_dev *d = mp_dev_get_default();
 	int ret = 0;
 
 	if (!d)
@@ -172,6 +164,28 @@ int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self)
 	}
 	mp_remote_pool_changed(d);
 	mutex_unlock(&d->lock);
+	return ret;
+}
+
+/**
+ * mp_pool_update() - the backend's discovery changed the pool
+ * @state: CMM_MP_POOL_DISCOVERY (a round started: the last map stays for
+ *	the local numbering, remote devices are hidden), CMM_MP_POOL_RUNTIME
+ *	(@t is the new map), CMM_MP_POOL_CONFLICT (no pool: duplicate chip
+ *	ids) or CMM_MP_POOL_LOCAL
+ * @t: the PAMT of the new generation (RUNTIME only), lost devices marked
+ *	invalid
+ * @self: our device id in @t
+ *
+ * Sleeps. Return: 0, -EINVAL for a map that does not fit the local device
+ * (nothing changes then), -ENODEV without a pool device.
+ */
+int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = mp_pool_update_dev(mp_dev_get_default(), state, t, self);
+
+	mp_dev_srcu_unlock(idx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(mp_pool_update);
