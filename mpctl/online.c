@@ -176,7 +176,8 @@ static int parse_args(struct seg_args *a, int argc, char **argv)
 /*
  * The segments to act on, in order: those named (all must exist, so a
  * typo changes nothing), or with "all" every segment not yet in the
- * target state.
+ * target state: for online the offline ones, for offline those online
+ * here, as System RAM or mapped as /dev/mps<id> or /dev/mpb<id>.
  */
 static int collect(struct seg_args *a, struct mp_ctx *ctx,
 		   struct mp_segment ***out, size_t *nr)
@@ -202,7 +203,8 @@ static int collect(struct seg_args *a, struct mp_ctx *ctx,
 
 		/* Segments busy changing state are someone else's business. */
 		mp_segment_foreach(ctx, seg)
-			if (mp_segment_get_state(seg) == from)
+			if (mp_segment_get_state(seg) == from ||
+			    (!a->online && mp_segment_get_devnode(seg)))
 				v[n++] = seg;
 	} else {
 		for (n = 0; n < a->list.nr; n++) {
