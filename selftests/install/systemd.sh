@@ -19,7 +19,7 @@ SEG_KB=$((128 * 1024))
 prop() { systemctl show -p "$2" --value "$1"; }
 before_kb() { awk '/^MemTotal:/ {print $2}' /run/meminfo.before; }
 seg_zone() {
-	cat /sys/devices/system/memory/memory$(cat $S/seg$1/memblock_first)/valid_zones
+	cat "/sys/devices/system/memory/memory$(cat $S/seg$1/memblock_first)/valid_zones"
 }
 
 tap_plan 12
