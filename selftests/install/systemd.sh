@@ -36,8 +36,11 @@ M=$(modinfo -n cmm_mp)
 diag "modinfo -n cmm_mp: $M"
 check "cmm_mp resolves to the DKMS module: /lib/modules/$KVER/updates/dkms/cmm_mp.ko" \
 	"test '$M' = /lib/modules/$KVER/updates/dkms/cmm_mp.ko"
-check "the loaded cmm_mp is that file (srcversion), with the configured mem=" \
-	"test \"\$(cat /sys/module/cmm_mp/srcversion)\" = \"\$(modinfo -F srcversion $M)\" -a \"\$(cat /sys/module/cmm_mp/parameters/mem)\" = '$MP_POOL_MEM'"
+# The loaded module's GNU build id (sysfs notes) against the file's.
+objcopy -O binary --only-section=.note.gnu.build-id "$M" /tmp/build-id >&2
+diag "build id: file $(od -An -tx1 /tmp/build-id | tr -d " \n" | tail -c 40), loaded $(od -An -tx1 /sys/module/cmm_mp/notes/.note.gnu.build-id | tr -d " \n" | tail -c 40)"
+check "the loaded cmm_mp is that file (same build id), the only cmm_mp.ko, with the configured mem=" \
+	"test -s /tmp/build-id && cmp /tmp/build-id /sys/module/cmm_mp/notes/.note.gnu.build-id && test \"\$(find /lib/modules/$KVER -name 'cmm_mp.ko*')\" = '$M' && test \"\$(cat /sys/module/cmm_mp/parameters/mem)\" = '$MP_POOL_MEM'"
 
 mpctl list > /tmp/list.json
 diag "mpctl list: $(tr -d ' \n' < /tmp/list.json)"
