@@ -24,7 +24,7 @@ seg_zone() {
 
 tap_plan 12
 
-diag "systemd $(systemctl --version | head -n1 | cut -d' ' -f2), state $(systemctl is-system-running), kernel $KVER"
+diag "systemd $(systemctl --version | head -n1 | cut -d' ' -f2), state $(systemctl is-system-running), kernel $KVER, up $(cut -d' ' -f1 /proc/uptime)s"
 check "booted by systemd: PID 1 is systemd" "test \"\$(cat /proc/1/comm)\" = systemd"
 check "cmm-mp.service is enabled and active (exited), Result=success" \
 	"test \"\$(systemctl is-enabled cmm-mp.service) \$(systemctl is-active cmm-mp.service) \$(prop cmm-mp.service SubState) \$(prop cmm-mp.service Result)\" = 'enabled active exited success'"
