@@ -18,8 +18,14 @@ cmd_depmod = $(DEPMOD) $(if $(DESTDIR),-b $(DESTDIR)) $(KVER) 2>&1 | \
 	{ grep -v "WARNING: could not open modules\." >&2 || :; }; \
 	[ -e $(DESTDIR)/lib/modules/$(KVER)/modules.dep ]
 
+# DKMS=1: `make install` and `make uninstall` leave the modules out, for a
+# system where DKMS builds them: a copy in updates/ beside DKMS's in
+# updates/dkms would compete with it in depmod's index (both are in the
+# "updates" search directory, and which one wins is not defined).
+MODULES_INSTALL	:= $(if $(filter 1 yes,$(DKMS)),,install-modules)
+
 .PHONY: install-modules uninstall-modules install-dkms uninstall-dkms
-install: install-modules
+install: $(MODULES_INSTALL)
 install-modules: modules
 	@test -n "$(KVER)" || { echo "install: no KVER" >&2; exit 1; }
 	install -d $(DESTDIR)$(moduledir)
@@ -30,7 +36,7 @@ install-modules: modules
 
 # A DESTDIR tree that holds no module any more loses the index files
 # depmod made for it too.
-uninstall: uninstall-modules
+uninstall: $(MODULES_INSTALL:install-%=uninstall-%)
 uninstall-modules:
 	rm -f $(addprefix $(DESTDIR)$(moduledir)/,$(addsuffix .ko,$(DKMS_MODULES)))
 	-rmdir $(DESTDIR)$(moduledir) 2>/dev/null
