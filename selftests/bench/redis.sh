@@ -48,8 +48,14 @@ bench_kv() {
 	redis-benchmark -q --csv -t set,get -d "$2" -n "${4:-$N}" -r "${3:-10000}" \
 		> /tmp/rb.out 2>&1 || { cat /tmp/rb.out >&2; return 1; }
 	cat /tmp/rb.out >&2
-	res "redis_$1_set_$2" "$(awk -F'"' '$2 == "SET" { print $4 }' /tmp/rb.out)"
-	res "redis_$1_get_$2" "$(awk -F'"' '$2 == "GET" { print $4 }' /tmp/rb.out)"
+	# --csv: "test","rps","avg_latency_ms","min","p50","p95","p99","max"
+	for _op in set get; do
+		_f=$(awk -F'"' -v op="$_op" 'toupper(op) == $2 { print $4, $10, $14 }' /tmp/rb.out)
+		res "redis_$1_${_op}_$2" "${_f%% *}"
+		_f=${_f#* }
+		res "redis_$1_${_op}_$2_p50_ms" "${_f%% *}"
+		res "redis_$1_${_op}_$2_p99_ms" "${_f#* }"
+	done
 	test "$(redis-cli get sentinel)" = "$_sent"
 }
 
