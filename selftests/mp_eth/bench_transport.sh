@@ -32,10 +32,9 @@ check "Soft-RoCE rxe0 on eth0 (10.77.0.$((MP_HOST + 1))/24)" \
 check "barrier" mpe_test barrier 1 120
 
 # Every perftest pair has its own port, and every server listens before
-# host 0 starts: a client that connects to a port nobody listens on yet can
-# fault in perftest 4.5's librdmacm (seen under load). A client that fails
-# all the same costs that measure, which the report shows as skipped, and
-# not the ones after it.
+# host 0 starts. Now and then a perftest 4.5 client faults in librdmacm
+# while it connects (seen under load, mostly at MTU 9000): that costs its
+# measure, which the report shows as skipped, and not the ones after it.
 READY=9
 IB_TESTS="ib_read_lat ib_write_lat ib_send_lat ib_read_bw ib_write_bw ib_send_bw"
 ib_port() {
@@ -61,13 +60,12 @@ if [ "$MP_HOST" = 1 ]; then
 	# rdma_cm listens once the device is set up: give them the time
 	sleep 5
 	mpe_test signal 0 1 $READY 120
-	ok=0
-	for p in $pids; do
-		wait "$p" || ok=$((ok + 1))
-	done
+	# host 0 is done; a server whose client failed still waits: end it
+	mpe_test barrier 2 1500
+	rc=$?
+	kill $pids 2> /dev/null
 	cat /tmp/srv.* >&2
-	mpe_test barrier 2 300
-	check "Soft-RoCE servers done ($ok failed: the client reports which); end barrier" "test $? = 0"
+	check "end barrier (Soft-RoCE servers: the client reports failures)" "test $rc = 0"
 	exit 0
 fi
 
@@ -125,4 +123,4 @@ for t in ib_read_bw ib_write_bw ib_send_bw; do
 	k=${t#ib_}
 	res rxe_${k%_bw}_MiBps "$(ibcol 8388608 4)"
 done
-check "end barrier" mpe_test barrier 2 300
+check "end barrier" mpe_test barrier 2 1500
