@@ -62,6 +62,8 @@
  * @hash: storage of @d: index of @heard
  * @pool: storage of @d: the members of the last formed pool
  * @out: the outcome of a round, only the work uses it
+ * @proxy: members the work announces or probes for others, only the work
+ *	uses it (off the stack: it is MPE_MAX_DEVS members)
  * @work: the periodic work
  * @m: the transport
  */
@@ -73,6 +75,7 @@ struct mpe_disc {
 	u32 hash[2 * MPE_DISC_SLOTS];
 	struct mp_dmember pool[MPE_MAX_DEVS];
 	struct mp_dmember out[MPE_DISC_SLOTS];
+	struct mp_dmember proxy[MPE_MAX_DEVS];
 	struct delayed_work work;
 	struct mpe *m;
 };
@@ -241,14 +244,14 @@ static void mpe_disc_work(struct work_struct *w)
 {
 	struct mpe_disc *dc = container_of(to_delayed_work(w), struct mpe_disc,
 					   work);
-	struct mp_dmember proxy[MPE_MAX_DEVS];
+	struct mp_dmember *proxy = dc->proxy;
 	struct mpe *m = dc->m;
 	struct mp_disc_tx tx = { 0 };
 	u32 i;
 
 	spin_lock_bh(&dc->lock);
 	mp_disc_tick(&dc->d, ktime_get_ns(), dc->out, ARRAY_SIZE(dc->out),
-		     proxy, ARRAY_SIZE(proxy), &tx);
+		     proxy, ARRAY_SIZE(dc->proxy), &tx);
 	spin_unlock_bh(&dc->lock);
 
 	if (tx.silent)
