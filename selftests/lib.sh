@@ -45,3 +45,12 @@ node_memtotal_kb() { awk '/MemTotal:/ {print $4}' "/sys/devices/system/node/node
 # iomem_has PATTERN: /proc/iomem has a line matching PATTERN
 iomem_has() { grep -q "$1" /proc/iomem; }
 load_cmm_mp() { insmod /lib/modules/cmm-mp/cmm_mp.ko mem="$MP_POOL_MEM" "$@"; }
+# On the debug kernel (make check-debug: KASAN, lockdep, TCG) a frame
+# takes many times longer to handle, and mp_eth's default timers took
+# that for loss (half of all frames retransmitted, requests timing out):
+# there its timers are stretched 4x.  load_mp_eth [PARAM=V...]: mp_eth with
+# MP_ETH_PARAMS first, so a scenario's own values win.
+[ "${MP_KERNEL:-}" != debug ] ||
+	MP_ETH_PARAMS=${MP_ETH_PARAMS-"rto_initial_us=200000 rto_max_us=3200000 hb_timeout_ms=12000"}
+# shellcheck disable=SC2086 # MP_ETH_PARAMS: words
+load_mp_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko ${MP_ETH_PARAMS:-} "$@"; }

@@ -66,7 +66,7 @@ fi
 case $MP_HOST in 0) tap_plan 20 ;; *) tap_plan 12 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" \
-	"load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0"
+	"load_cmm_mp && load_mp_eth netdev=eth0"
 check "pool formed: runtime, 2 devices up" wait_until 120 runtime_with 2
 check "barrier 1: every device answers" mpe_test barrier 1 120
 GEN=$(cat $D/generation)

@@ -44,7 +44,7 @@ check "mp_eth unloads" rmmod mp_eth
 
 # --- the port's MTU
 check "mp_eth with the port's MTU: 8968 bytes per frame" \
-	"insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 devid=$MP_HOST peers=$(mpe_macs) && test \$(info_val max_payload) = 8968"
+	"load_mp_eth netdev=eth0 devid=$MP_HOST peers=$(mpe_macs) && test \$(info_val max_payload) = 8968"
 check "barrier 3" mpe_test barrier 3 120
 F0=$(frames)
 check "8 MiB written and read back at 8968 B/frame, checksums equal" xfer8 2

@@ -48,7 +48,7 @@ printf '%s\n' $K1 > /tmp/k1
 printf '%s\n' $K2 > /tmp/k2
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (static table of A and B) load" \
-	"load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 devid=$MP_HOST peers=52:54:00:6d:70:01,52:54:00:6d:70:02"
+	"load_cmm_mp && load_mp_eth netdev=eth0 devid=$MP_HOST peers=52:54:00:6d:70:01,52:54:00:6d:70:02"
 check "barrier 1, no key" mpe_test barrier 1 120
 check "key 1 accepted, not yet used: frames still untagged" \
 	"mpctl key set -a -i 7 /tmp/k1 && test \"\$(cat $KEYS)\" = 7 && test \$(info_val max_payload) = 1452"

@@ -30,7 +30,7 @@ pool_section() {
 	mpctl list -D -S -v | grep -E '"(device|id|chip_id|mac|state|size|segment_size|nr_segments|first_segment|nha|generation|pool_state|segment|owner|device_id|mode)":'
 }
 pool_hash() { pool_section | sha256sum | cut -c1-6; }
-load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
+load_eth() { load_mp_eth netdev=eth0 "$@"; }
 hash_barrier() {	# TOKEN_BASE: every host meets with the hash of its view
 	pool_section > /tmp/pool.$1
 	h=$(pool_hash)

@@ -26,7 +26,7 @@ seg_field() { mpctl list -s $SEG | flat | sed -n "s/.*\"$1\":\"*\([a-z0-9-]*\)\"
 owner_is() { test "$(seg_state)" = owned && test "$(seg_owner)" = "$1"; }
 seg_state() { seg_field state; }
 seg_owner() { mpctl list -s $SEG | flat | sed -n 's/.*"owner":\([0-9a-z"-]*\).*/\1/p' | tr -d '"' | sed 's/[,}].*//'; }
-load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
+load_eth() { load_mp_eth netdev=eth0 "$@"; }
 word0() { mpe_test read 2 $OFF 8 | tr -d ' \n'; }
 
 case $MP_HOST in 0) tap_plan 15 ;; 1) tap_plan 19 ;; *) tap_plan 13 ;; esac

@@ -24,7 +24,7 @@ devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
 runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
 seg_json() { mpctl list -s "$1" | flat; }
 seg_has() { seg_json "$1" | grep -q "$2"; }
-load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
+load_eth() { load_mp_eth netdev=eth0 "$@"; }
 sum_of() { sed -n 's/.*sum=\([0-9a-f]*\).*/\1/p' "$1"; }
 
 case $MP_HOST in 0) tap_plan 19 ;; 1) tap_plan 17 ;; *) tap_plan 9 ;; esac

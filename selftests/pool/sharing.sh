@@ -24,7 +24,7 @@ devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
 runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
 seg_json() { mpctl list -s "$1" | flat; }
 seg_has() { seg_json "$1" | grep -q "$2"; }
-load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
+load_eth() { load_mp_eth netdev=eth0 "$@"; }
 
 case $MP_HOST in 0) tap_plan 20 ;; 1) tap_plan 19 ;; *) tap_plan 18 ;; esac
 check "eth0 up (virtio_net)" mpe_net

@@ -33,7 +33,7 @@ check "... and nothing changed: no memory block of it online, still dax" \
 	"seg_has $SEG '\"mode\":\"dax\"' && ! seg_has $SEG online-ram"
 check "not stale yet" "test \$(cat /sys/class/mps/mps$SEG/stale) = 0"
 check "eth0 up, mp_eth loads (discovery)" \
-	"mpe_net && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0"
+	"mpe_net && load_mp_eth netdev=eth0"
 check "a pool of this one device forms" wait_until 60 runtime
 check "the mapping went stale" "test \$(cat /sys/class/mps/mps$SEG/stale) = 1"
 check "pread fails at once with EIO" \

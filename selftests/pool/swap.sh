@@ -35,7 +35,7 @@ D=/sys/class/cmm_mp/mp0
 flat() { tr -d ' \n'; }
 devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
 runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
-load_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 "$@"; }
+load_eth() { load_mp_eth netdev=eth0 "$@"; }
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # sectors written (field 7 of /sys/block/X/stat)
 wsect() { awk '{ print $7 }' $SYS/stat; }
