@@ -22,7 +22,7 @@ CPPFLAGS_COMMON := -D_GNU_SOURCE -I$(CURDIR)/include/uapi -I$(CURDIR)/kernel/com
 PREFIX	?= /usr/local
 prefix	?= $(PREFIX)
 
-.PHONY: all modules userspace unit check demo lint kernel kernel-debug bench fuzz install uninstall clean deps guest-bins
+.PHONY: all modules userspace unit check check-debug demo lint kernel kernel-debug bench fuzz install uninstall clean deps guest-bins
 all: modules userspace
 
 deps:
@@ -52,6 +52,13 @@ unit: $(UNIT_TESTS)
 check:
 	@scripts/deps check
 	@scripts/check
+
+# The guest suite on the debug kernel (KASAN, kmemleak, lockdep, list
+# debugging): not part of check; see Documentation/testing.rst.
+check-debug:
+	@scripts/deps check
+	@scripts/deps kernel
+	@scripts/check-debug
 
 demo:
 	@scripts/deps demo
