@@ -17,7 +17,7 @@ say "host$MP_HOST: pool device DRAM $MP_POOL_MEM (memmap= reserved), node $MP_PO
 check "cmm_mp loaded on the reserved range" load_cmm_mp
 if [ "$MP_HOSTS" -gt 1 ]; then
 	check "eth0 up, mp_eth loaded: discovery on the control EtherType" \
-		"mpe_net && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0"
+		"mpe_net && load_mp_eth netdev=eth0"
 	wait_until 60 "test \"\$(cat $D/pool_state)\" = runtime &&
 		test \$(mpctl list -D | grep -c '\"state\":\"up\"') -ge $MP_HOSTS"
 	check "pool formed: $MP_HOSTS devices up, generation $(cat $D/generation)" \
