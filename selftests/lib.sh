@@ -13,19 +13,33 @@ tap_plan() { echo "1..$1"; }
 ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
 # fail DESC: a failing test point
 fail() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }
-# check DESC CMD [ARG...]: runs CMD (its output goes to the console log).
+# check DESC CMD [ARG...]: runs CMD; its output goes to the console log and,
+# when it fails, its last lines also become TAP comments, so that a failure
+# in a CI summary (which shows only the TAP stream) says why.
 # check DESC 'SHELL CODE': one string is eval'ed in this shell, so the
 # helpers here can be used in it.
 check() {
 	_d=$1; shift
+	_out=/tmp/check.$$.out
 	if [ $# = 1 ]; then
-		if eval "$1" >&2; then ok "$_d"; else fail "$_d"; fi
-	elif "$@" >&2; then
+		eval "$1" >"$_out" 2>&1
+	else
+		"$@" >"$_out" 2>&1
+	fi
+	_rc=$?
+	cat "$_out" >&2
+	if [ $_rc = 0 ]; then
 		ok "$_d"
 	else
 		fail "$_d"
+		tail -n 8 "$_out" | sed 's/^/#   /'
+		check_diag 2>&1 | sed 's/^/#   /'
 	fi
+	rm -f "$_out"
+	return 0
 }
+# check_diag: state a suite adds to every failure (mpe_lib.sh: the transport)
+check_diag() { :; }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
 diag() { echo "# $*"; }
 

@@ -36,6 +36,17 @@ mpe_load() {
 peer_stat() { mpe_test peer "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 info_val() { mpe_test info | awk -v k="$1" '$1 == k { print $2 }'; }
 
+# check_diag (lib.sh's check() adds it to a failure): this device's
+# transport and its counters with every peer, one line each, and the
+# module's last messages
+check_diag() {
+	echo "info: $(mpe_test info 2>&1 | tr '\n' ' ')"
+	for _p in $(others); do
+		echo "peer $_p: $(mpe_test peer "$_p" 2>&1 | tr '\n' ' ')"
+	done
+	dmesg | grep 'mp_eth' | tail -n 3
+}
+
 # netem on eth0 as the issue asks for
 mpe_netem() {
 	modprobe sch_netem &&
