@@ -10,7 +10,11 @@
  * key in use, a frame without a valid tag under a key we hold is dropped
  * (no_tag, bad_tag); without one, untagged frames are accepted and tagged
  * ones only under a key installed for receiving (the first step of
- * enabling a key or rotating it).
+ * enabling a key or rotating it). A frame whose tag fits must then be
+ * fresh (mp_replay.h): its stamp within replay_window_ms of our clock
+ * (stale_stamp), and a control frame newer than the last one of its
+ * sender (replayed), since nothing else tells a captured discovery frame
+ * of an older round from a member that restarted.
  *
  * The keys live in struct mpe_keys, replaced whole under key_mutex and
  * read under RCU; an old copy is wiped (kfree_sensitive()) once no reader
@@ -28,11 +32,27 @@
 
 #include "mp_eth.h"
 
-/* From the source MAC (frame offset 6) through the trailer's reserved. */
+/* Trailer offsets (struct mp_eth_auth) */
+#define MPE_TR_STAMP	8
+#define MPE_TR_TAG	16
+
+/* From the source MAC (frame offset 6) through the trailer's stamp. */
 static u64 mpe_tag(const u8 *from_src_mac, const u8 *trailer,
 		   const siphash_key_t *key)
 {
-	return siphash(from_src_mac, trailer + 8 - from_src_mac, key);
+	return siphash(from_src_mac, trailer + MPE_TR_TAG - from_src_mac, key);
+}
+
+/* The stamp of the next frame we send: strictly increasing, any CPU. */
+static u64 mpe_stamp(struct mpe *m)
+{
+	u64 now = ktime_get_real_ns();
+	s64 last = atomic64_read(&m->stamp), next;
+
+	do {
+		next = mp_replay_next(last, now);
+	} while (!atomic64_try_cmpxchg(&m->stamp, &last, next));
+	return next;
 }
 
 /**
@@ -51,18 +71,43 @@ const struct mpe_keys *mpe_auth_sign_begin(struct mpe *m)
 
 /**
  * mpe_auth_sign() - append the trailer to a frame with MP_ETH_F_AUTH
+ * @m: the transport
  * @k: from mpe_auth_sign_begin(), under the same rcu_read_lock()
  * @skb: data at the Ethernet header, header and payload complete, room
  *	for MP_ETH_AUTH_LEN bytes at the tail (mpe_frame_alloc())
  */
-void mpe_auth_sign(const struct mpe_keys *k, struct sk_buff *skb)
+void mpe_auth_sign(struct mpe *m, const struct mpe_keys *k,
+		   struct sk_buff *skb)
 {
 	u8 *tr = skb_put(skb, MP_ETH_AUTH_LEN);
 
 	put_unaligned_be32(k->id[k->tx], tr);
 	put_unaligned_be32(0, tr + 4);
+	put_unaligned_be64(mpe_stamp(m), tr + MPE_TR_STAMP);
 	put_unaligned_be64(mpe_tag(skb->data + ETH_ALEN, tr, &k->key[k->tx]),
-			   tr + 8);
+			   tr + MPE_TR_TAG);
+}
+
+/* A frame under a valid tag: is it fresh? NULL or the drop counter. */
+static atomic64_t *mpe_auth_fresh(struct mpe *m, const u8 *src_mac,
+				  const u8 *tr, const struct mp_frame *f)
+{
+	u64 stamp = get_unaligned_be64(tr + MPE_TR_STAMP);
+	u64 now = ktime_get_real_ns();
+	enum mp_replay_verdict v;
+
+	/* data frames: the window alone, no shared state on the data path */
+	if (!mp_frame_op_is_control(f->op))
+		return mp_replay_fresh(m->replay.window, stamp, now) ? NULL :
+		       &m->drops.stale_stamp;
+	spin_lock(&m->replay_lock);
+	v = mp_replay_check(&m->replay, src_mac, stamp, now, true);
+	spin_unlock(&m->replay_lock);
+	if (v == MP_REPLAY_STALE)
+		return &m->drops.stale_stamp;
+	if (v == MP_REPLAY_SEEN)
+		return &m->drops.replayed;
+	return NULL;
 }
 
 /**
@@ -94,9 +139,9 @@ atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 		if (k->valid & BIT(i) && k->id[i] == id)
 			break;
 	if (i == MPE_KEYS || get_unaligned_be32(tr + 4) ||
-	    mpe_tag(from, tr, &k->key[i]) != get_unaligned_be64(tr + 8))
+	    mpe_tag(from, tr, &k->key[i]) != get_unaligned_be64(tr + MPE_TR_TAG))
 		return &m->drops.bad_tag;
-	return NULL;
+	return mpe_auth_fresh(m, from, tr, f);
 }
 
 /* Bytes every frame we send gives the trailer (0 without a key). */

@@ -98,6 +98,10 @@ static uint hb_timeout_ms = 3000;
 module_param(hb_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(hb_timeout_ms, "discovery: a member silent this long is lost and a new round starts (default 3000)");
 
+static uint replay_window_ms = MP_REPLAY_WINDOW / NSEC_PER_MSEC;
+module_param(replay_window_ms, uint, 0444);
+MODULE_PARM_DESC(replay_window_ms, "pool key: a tagged frame whose stamp is further than this from our clock is refused, 0: stamps unchecked (default 30000)");
+
 static struct mpe *mpe_dev;
 
 /* The largest transport payload the port can receive. */
@@ -396,6 +400,8 @@ static int __init mpe_init(void)
 	/* struct mpe_drops: zeroed by kzalloc() */
 	mutex_init(&m->memb_mutex);
 	mutex_init(&m->key_mutex);
+	spin_lock_init(&m->replay_lock);
+	mp_replay_init(&m->replay, (u64)replay_window_ms * NSEC_PER_MSEC);
 	ret = mpe_config_init(&m->cfg);
 	if (ret)
 		goto err_free;

@@ -30,6 +30,7 @@
 #include <linux/wait.h>
 
 #include "mp_frame.h"
+#include "mp_replay.h"
 #include "mp_rift.h"
 #include "mp_stats.h"
 #include "mp_window.h"
@@ -140,6 +141,9 @@ struct mpe_keys {
  * @control_ignored: a control frame with a static table (no discovery)
  * @no_tag: a frame without an authentication trailer while we sign ours
  * @bad_tag: a trailer under a key we do not hold, or a wrong tag
+ * @stale_stamp: a valid tag, but a stamp outside the replay window
+ * @replayed: a control frame with a valid tag not newer than its sender's
+ *	last one (a replay, or a duplicate or reordered copy)
  *
  * Every one is also in mpe.dropped (which discovery's own refusals add
  * to), and a frame from a member's MAC counts in that peer's malformed.
@@ -156,6 +160,8 @@ struct mpe_drops {
 	atomic64_t control_ignored;
 	atomic64_t no_tag;
 	atomic64_t bad_tag;
+	atomic64_t stale_stamp;
+	atomic64_t replayed;
 };
 
 struct mpe_peer {
@@ -190,6 +196,9 @@ struct mpe {
 	struct mpe_drops drops;		/* why frames were dropped */
 	struct mpe_keys __rcu *keys;	/* NULL: no pool key */
 	struct mutex key_mutex;		/* serializes key changes */
+	atomic64_t stamp;		/* of the last tagged frame sent */
+	spinlock_t replay_lock;		/* replay, from the receive path */
+	struct mp_replay replay;	/* control senders' last stamps */
 	struct mpe_peer peer[MPE_MAX_DEVS];
 };
 
@@ -252,7 +261,8 @@ u32 mpe_inflight(struct mpe *m);
 
 /* auth.c */
 const struct mpe_keys *mpe_auth_sign_begin(struct mpe *m);
-void mpe_auth_sign(const struct mpe_keys *k, struct sk_buff *skb);
+void mpe_auth_sign(struct mpe *m, const struct mpe_keys *k,
+		   struct sk_buff *skb);
 atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 			   const struct mp_frame *f);
 u32 mpe_auth_overhead(struct mpe *m);

@@ -177,6 +177,8 @@ MPE_DROP_ATTR(not_running, &mpe_test_m->drops.not_running);
 MPE_DROP_ATTR(control_ignored, &mpe_test_m->drops.control_ignored);
 MPE_DROP_ATTR(no_tag, &mpe_test_m->drops.no_tag);
 MPE_DROP_ATTR(bad_tag, &mpe_test_m->drops.bad_tag);
+MPE_DROP_ATTR(stale_stamp, &mpe_test_m->drops.stale_stamp);
+MPE_DROP_ATTR(replayed, &mpe_test_m->drops.replayed);
 
 static struct attribute *mpe_drops_attrs[] = {
 	&dev_attr_dropped.attr,
@@ -190,6 +192,8 @@ static struct attribute *mpe_drops_attrs[] = {
 	&dev_attr_control_ignored.attr,
 	&dev_attr_no_tag.attr,
 	&dev_attr_bad_tag.attr,
+	&dev_attr_stale_stamp.attr,
+	&dev_attr_replayed.attr,
 	NULL
 };
 

@@ -51,7 +51,7 @@ check "cmm_mp and mp_eth (static table of A and B) load" \
 	"load_cmm_mp && load_mp_eth netdev=eth0 devid=$MP_HOST peers=52:54:00:6d:70:01,52:54:00:6d:70:02"
 check "barrier 1, no key" mpe_test barrier 1 120
 check "key 1 accepted, not yet used: frames still untagged" \
-	"mpctl key set -a -i 7 /tmp/k1 && test \"\$(cat $KEYS)\" = 7 && test \$(info_val max_payload) = 1452"
+	"mpctl key set -a -i 7 /tmp/k1 && test \"\$(cat $KEYS)\" = 7 && test \$(info_val max_payload) = 1444"
 check "barrier 2" mpe_test barrier 2 120
 check "key 1 signs every frame" "mpctl key set -i 7 < /tmp/k1 && test \"\$(cat $KEYS)\" = '7*'"
 check "barrier 3, tagged" mpe_test barrier 3 120

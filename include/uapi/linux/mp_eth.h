@@ -141,17 +141,23 @@ struct mp_eth_discover {
  * key_id   which pool key made the tag (chosen by the administrator; lets
  *          receivers hold the old and the new key during a rotation).
  * reserved 0.
+ * stamp    the sender's CLOCK_REALTIME in ns when it sent the frame, made
+ *          strictly increasing per sender: receivers refuse a frame whose
+ *          stamp is not within their replay window of their own clock,
+ *          and a control frame not newer than the sender's last one
+ *          (Documentation/protocol.rst, "Authentication trailer").
  * tag      SipHash-2-4 under that 128-bit key of every byte of the frame
  *          from the source MAC (frame offset 6: source MAC, EtherType,
- *          header with MP_ETH_F_AUTH set, payload) through reserved, i.e.
+ *          header with MP_ETH_F_AUTH set, payload) through stamp, i.e.
  *          everything but the destination MAC and the tag itself.
  */
-#define MP_ETH_AUTH_LEN		16	/* sizeof(struct mp_eth_auth) */
+#define MP_ETH_AUTH_LEN		24	/* sizeof(struct mp_eth_auth) */
 
 struct mp_eth_auth {
-	__be32	key_id;		/* 0 */
-	__be32	reserved;	/* 4 */
-	__be64	tag;		/* 8 */
+	__be32	key_id;		/*  0 */
+	__be32	reserved;	/*  4 */
+	__be64	stamp;		/*  8 */
+	__be64	tag;		/* 16 */
 };
 
 /*

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --hosts 3 --hub --timeout 900
+#
+# Replayed discovery frames under the pool key (issue 9,
+# Documentation/security.rst). A (host 0) and B (host 1) form a pool by
+# discovery with key 7 signing every frame; C (host 2) runs none of our
+# modules, only mp_hostile. C captures the members' frames while B leaves
+# and comes back (so the capture holds heartbeats of a round that is over
+# and frames of B's earlier incarnation), then replays all of them
+# verbatim. Their tags are valid: without the stamps a captured discovery
+# frame of an older round is indistinguishable from a member that
+# restarted, and would start a new round. Asserted: the replay starts no
+# round (same generation, 2 devices up), it is counted as replayed or
+# stale_stamp, and the pool still serves data. (With replay_window_ms=0,
+# i.e. stamps unchecked, the generation check fails: the test can fail.)
+. /selftests/lib.sh
+. /selftests/mp_eth/mpe_lib.sh
+. /selftests/mp_eth/hostile_lib.sh
+
+K1=00112233445566778899aabbccddeeff
+D=/sys/class/cmm_mp/mp0
+gen() { cat $D/generation; }
+devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; }
+runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
+load_keyed() { load_mp_eth netdev=eth0 && mpctl key set -i 7 /tmp/k1; }
+
+if [ "$MP_HOST" = 2 ]; then
+	tap_plan 8
+	check "eth0 up, none of our modules here" \
+		"mpe_net && ! grep -q '^mp_eth\|^cmm_mp' /proc/modules"
+	check "A: the pool is formed under the key" sig wait capture 400
+	mp_hostile capture /tmp/cap 600 4096 > /tmp/cap.out &
+	CAP=$!
+	sleep 1
+	check "C captures; tells A" sig send capturing 60
+	check "A: B has left and come back" sig wait attack 600
+	kill $CAP
+	wait $CAP
+	check "captured the members' frames: $(field captured < /tmp/cap.out)" \
+		"test \"\$(field captured < /tmp/cap.out)\" -gt 50"
+	mp_hostile replay /tmp/cap > /tmp/replay.out; cat /tmp/replay.out >&2
+	check "replayed them verbatim, $(field control < /tmp/replay.out) of them control frames" \
+		"test \"\$(field control < /tmp/replay.out)\" -gt 10"
+	check "tells A and B the replay is over" sig send 'done' 120 2
+	check "A and B checked the outcome" sig wait verdict 600
+	exit 0
+fi
+
+case $MP_HOST in 0) tap_plan 16 ;; *) tap_plan 13 ;; esac
+printf '%s\n' $K1 > /tmp/k1
+check "eth0 up (virtio_net)" mpe_net
+check "cmm_mp and mp_eth (discovery) load, key 7 signs every frame" \
+	"load_cmm_mp && load_keyed"
+check "pool formed under the key: runtime, 2 devices up" wait_until 120 runtime_with 2
+check "barrier 1" mpe_test barrier 1 120
+[ "$MP_HOST" = 0 ] && check "C listens" "sig send capture 400 && sig wait capturing 120"
+check "barrier 2: C captures" mpe_test barrier 2 120
+# a few heartbeats of this round, then B leaves and comes back
+sleep 3
+G1=$(gen)
+if [ "$MP_HOST" = 1 ]; then
+	check "B leaves and comes back (mp_eth reloaded, key set again)" \
+		"rmmod mp_eth && sleep 4 && load_keyed"
+else
+	check "A: B lost, a newer generation" "wait_until 60 'test \$(gen) != $G1'"
+fi
+check "pool re-formed: runtime, 2 devices up" wait_until 120 runtime_with 2
+check "barrier 3" mpe_test barrier 3 120
+[ "$MP_HOST" = 0 ] && check "C may replay what it captured" "sleep 2 && sig send attack 120"
+G2=$(gen)
+R0=$(( $(drop replayed) + $(drop stale_stamp) ))
+diag "generation $G2, replayed + stale_stamp $R0 before the replay"
+check "C's replay ends" sig wait 'done' 600
+show_drops
+check "no new round: generation still $G2, 2 devices up" \
+	"test \$(gen) = $G2 && runtime_with 2"
+check "the replayed control frames were refused (replayed + stale_stamp grew by >= 5)" \
+	"test \$(( \$(drop replayed) + \$(drop stale_stamp) - $R0 )) -ge 5"
+check "the data path still serves: barrier 4" mpe_test barrier 4 120
+[ "$MP_HOST" = 0 ] && check "A tells C it is done" sig send verdict 120
+check "key clear, mp_eth unloads" "mpctl key clear && rmmod mp_eth"
