@@ -8,10 +8,11 @@ FUZZ_CFLAGS	?= -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_TARGETS += $(B)/fuzz/fuzz_frame
 
 FUZZ_FRAME_SRC := selftests/fuzz/fuzz_frame.c kernel/common/mp_frame.c \
-	kernel/common/mp_window.c kernel/common/mp_rift.c
+	kernel/common/mp_window.c kernel/common/mp_rift.c kernel/common/mp_replay.c
 FUZZ_FRAME_H := selftests/fuzz/fuzz_frame.h include/uapi/linux/mp_eth.h \
 	kernel/common/mp_types.h kernel/common/mp_bytes.h kernel/common/mp_sn.h \
-	kernel/common/mp_frame.h kernel/common/mp_window.h kernel/common/mp_rift.h
+	kernel/common/mp_frame.h kernel/common/mp_window.h kernel/common/mp_rift.h \
+	kernel/common/mp_replay.h
 
 # The seed generator is built with the target so run-fuzz finds it beside it.
 $(B)/fuzz/fuzz_frame: $(FUZZ_FRAME_SRC) $(FUZZ_FRAME_H) | $(B)/fuzz/fuzz_frame-seeds

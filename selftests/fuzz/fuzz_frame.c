@@ -10,7 +10,10 @@
  *  - the reply to a valid request encodes, and decodes to a response that
  *    matches the request;
  *  - bit 0 of a window bitmap is never left set;
- *  - every request in flight is 1..64 ahead of the ack sent with it.
+ *  - every request in flight is 1..64 ahead of the ack sent with it;
+ *  - a tagged frame's stamp gets the verdict of a plain model of the
+ *    replay rules (mp_replay.c): outside the window stale, a control
+ *    frame not newer than its sender's last one seen, else taken.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +22,7 @@
 
 #include "mp_frame.h"
 #include "mp_window.h"
+#include "mp_replay.h"
 #include "mp_rift.h"
 #include "fuzz_frame.h"
 
@@ -36,6 +40,8 @@ struct state {
 	struct mp_rift rift;
 	struct mp_rift_entry ent[NENT];
 	struct mp_rift_peer peer[NPEER];
+	struct mp_replay replay;
+	u64 last_stamp[MP_REPLAY_SENDERS];	/* the model; 0: none yet */
 	u8 out[MP_ETH_HDR_LEN + 64];
 };
 
@@ -146,6 +152,31 @@ static void complete(const struct mp_frame *f)
 		mp_rift_free(&s.rift, e);
 }
 
+/*
+ * The stamp of a tagged frame against the model; the source device id
+ * modulo the table size stands for the source MAC (so the model needs no
+ * eviction). The clock is the fuzz clock moved past one window, so that
+ * stamps on both sides of it occur.
+ */
+static void check_stamp(const u8 *buf, const struct mp_frame *f)
+{
+	const u8 *tr = buf + MP_ETH_HDR_LEN + mp_frame_payload_len(f);
+	u64 stamp = mp_get_be64(tr + 8), now = s.now + MP_REPLAY_WINDOW * 4;
+	bool control = mp_frame_op_is_control(f->op);
+	u8 mac[6] = { 2, 0, 0, 0, 0, (u8)(f->src % MP_REPLAY_SENDERS) };
+	enum mp_replay_verdict want = MP_REPLAY_OK;
+	u64 *last = &s.last_stamp[mac[5]];
+
+	if (!mp_replay_fresh(MP_REPLAY_WINDOW, stamp, now))
+		want = MP_REPLAY_STALE;
+	else if (control && *last && stamp <= *last)
+		want = MP_REPLAY_SEEN;
+	CHECK(mp_replay_check(&s.replay, mac, stamp, now, control) == want);
+	if (want == MP_REPLAY_OK && control)
+		*last = stamp;
+	CHECK(!s.replay.evicted);
+}
+
 static void rx(const u8 *buf, size_t len, u8 arg)
 {
 	struct mp_discover d;
@@ -153,6 +184,8 @@ static void rx(const u8 *buf, size_t len, u8 arg)
 
 	if (decode(buf, len, &f))
 		return;
+	if (f.flags & MP_ETH_F_AUTH)
+		check_stamp(buf, &f);
 	if (mp_frame_op_is_control(f.op)) {
 		if (!mp_discover_decode(buf + MP_ETH_HDR_LEN, f.len, &d))
 			CHECK(d.chip_id && d.dev_count);
@@ -269,6 +302,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!size)
 		return 0;
 	memset(&s, 0, sizeof(s));
+	mp_replay_init(&s.replay, MP_REPLAY_WINDOW);
 	s.max_payload = fuzz_max_payload[data[0] & 3];
 	s.no_ack = data[0] & 4;
 	s.now = 1;

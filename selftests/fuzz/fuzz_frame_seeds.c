@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mp_bytes.h"
 #include "mp_frame.h"
+#include "mp_replay.h"
 #include "mp_rift.h"
 #include "fuzz_frame.h"
 
@@ -185,6 +187,53 @@ static void seed_discover(const char *dir)
 	emit(dir, "discover-bare", &sd);
 }
 
+/* A tagged DISCOVER from device @src with @stamp in its trailer. */
+static void rx_tagged(struct seed *sd, u16 src, u64 stamp)
+{
+	struct mp_discover d = {
+		.chip_id = 0x5254001234560001ULL + src, .capacity = 256ULL << 20,
+		.mac = { 0x52, 0x54, 0x00, 0x12, 0x34, (u8)src },
+		.dev_count = 2, .gen = 1, .mtu = 1500,
+	};
+	struct mp_frame f = {
+		.op = MP_ETH_OP_DISCOVER, .flags = MP_ETH_F_AUTH, .src = src,
+		.dst = MP_ETH_DEV_ANY, .gen = 1, .len = MP_ETH_DISCOVER_LEN,
+	};
+	u8 frame[MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN + MP_ETH_AUTH_LEN];
+	u8 *tr = frame + MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN;
+
+	memset(frame, 0, sizeof(frame));
+	if (mp_frame_encode(&f, fuzz_max_payload[0], frame, sizeof(frame)) !=
+	    MP_ETH_HDR_LEN ||
+	    mp_discover_encode(&d, frame + MP_ETH_HDR_LEN,
+			       MP_ETH_DISCOVER_LEN) != MP_ETH_DISCOVER_LEN) {
+		fprintf(stderr, "cannot encode tagged seed\n");
+		exit(1);
+	}
+	mp_put_be32(tr, 7);
+	mp_put_be64(tr + 8, stamp);
+	rec(sd, FUZZ_RX, 1, frame, sizeof(frame));
+}
+
+/*
+ * Stamps around fuzz_frame's clock (its start plus four windows): fresh,
+ * the same again (a replay), newer, another sender's older one, stale.
+ */
+static void seed_stamps(const char *dir)
+{
+	u64 now = 1 + 4 * MP_REPLAY_WINDOW;
+	struct seed sd;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.buf[sd.len++] = 0;
+	rx_tagged(&sd, 1, now);
+	rx_tagged(&sd, 1, now);
+	rx_tagged(&sd, 1, now + 1000);
+	rx_tagged(&sd, 2, now - 1000);
+	rx_tagged(&sd, 1, now - 2 * MP_REPLAY_WINDOW);
+	emit(dir, "stamps", &sd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -196,5 +245,6 @@ int main(int argc, char **argv)
 	seed_rift(argv[1], MP_ETH_OP_WRITE_ACK);
 	seed_rift(argv[1], MP_ETH_OP_NAK);
 	seed_discover(argv[1]);
+	seed_stamps(argv[1]);
 	return 0;
 }
