@@ -8,9 +8,10 @@ sig() { mp_hostile sig "$@"; }
 field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) v = $(i + 1) } END { print v }'; }
 show_drops() { for f in $DROPS/*; do diag "$(basename "$f") $(cat "$f")"; done; }
 
-# c_capture WHAT: C brings eth0 up without our modules, waits for A to say
-# WHAT, then captures the members' frames while A writes its pattern
-# (four test points, and a fifth: enough frames were captured)
+# c_capture WHAT [UNTIL]: C brings eth0 up without our modules, waits for A
+# to say WHAT, then captures the members' frames until A says UNTIL
+# happened (default: A has written its pattern); four test points, and a
+# fifth: enough frames were captured
 c_capture() {
 	check "eth0 up, none of our modules here" \
 		"mpe_net && ! grep -q '^mp_eth\|^cmm_mp' /proc/modules"
@@ -19,7 +20,7 @@ c_capture() {
 	_cap=$!
 	sleep 1
 	check "C captures; tells A" sig send capturing 60
-	check "A has written its pattern" sig wait attack 300
+	check "A: ${2:-it has written its pattern}" sig wait attack 600
 	kill $_cap
 	wait $_cap
 	check "captured the members' frames: $(field captured < /tmp/cap.out)" \

@@ -27,18 +27,7 @@ load_keyed() { load_mp_eth netdev=eth0 && mpctl key set -i 7 /tmp/k1; }
 
 if [ "$MP_HOST" = 2 ]; then
 	tap_plan 8
-	check "eth0 up, none of our modules here" \
-		"mpe_net && ! grep -q '^mp_eth\|^cmm_mp' /proc/modules"
-	check "A: the pool is formed under the key" sig wait capture 400
-	mp_hostile capture /tmp/cap 600 4096 > /tmp/cap.out &
-	CAP=$!
-	sleep 1
-	check "C captures; tells A" sig send capturing 60
-	check "A: B has left and come back" sig wait attack 600
-	kill $CAP
-	wait $CAP
-	check "captured the members' frames: $(field captured < /tmp/cap.out)" \
-		"test \"\$(field captured < /tmp/cap.out)\" -gt 50"
+	c_capture "the pool is formed under the key" "B has left and come back"
 	mp_hostile replay /tmp/cap > /tmp/replay.out; cat /tmp/replay.out >&2
 	check "replayed them verbatim, $(field control < /tmp/replay.out) of them control frames" \
 		"test \"\$(field control < /tmp/replay.out)\" -gt 10"
