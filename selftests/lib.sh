@@ -54,6 +54,15 @@ wait_until() {
 	done
 }
 
+# kernel_log_bad: the first lines of the kernel log that guest-init's final
+# check fails a guest on (warnings, oopses, KASAN/UBSAN/lockdep reports; a
+# user program's "traps: ... general protection fault" is not one); for
+# scenarios that check before the end or never reach it
+kernel_log_bad() {
+	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN' |
+		grep -Ev '\] traps: .*\[[0-9]+\] general protection fault ip:' | head -n 5
+}
+
 memtotal_kb() { awk '/^MemTotal:/ {print $2}' /proc/meminfo; }
 node_memtotal_kb() { awk '/MemTotal:/ {print $4}' "/sys/devices/system/node/node$1/meminfo" 2>/dev/null || echo 0; }
 # iomem_has PATTERN: /proc/iomem has a line matching PATTERN

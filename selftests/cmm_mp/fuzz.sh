@@ -31,7 +31,7 @@ flat() { tr -d ' \n'; }
 devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
 runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
 load_eth() { load_mp_eth netdev=eth0; }
-kernel_clean() { ! dmesg | grep -E 'WARNING|BUG|Oops|KASAN|general protection'; }
+kernel_clean() { test -z "$(kernel_log_bad)"; }
 
 case $MP_HOST in 0) tap_plan 18 ;; *) tap_plan 6 ;; esac
 check "eth0 up (virtio_net)" mpe_net

@@ -81,7 +81,7 @@ check "B: mp_eth unloaded for $((4 * K)) s, loaded again" \
 check "C: go" mpe_test await 0 12 120
 sleep $((3 * K))
 # What guest-init would add, then the power goes: QEMU exits at once.
-bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' | head -n 1)
+bad=$(kernel_log_bad | head -n 1)
 if [ -z "$bad" ]; then ok "host1: kernel log clean, powering off"; else fail "host1: $bad"; fi
 sleep 1
 echo "MP-RESULT: PASS" > /dev/ttyS1
