@@ -165,6 +165,7 @@ int mp_disc_init(struct mp_disc *d, const struct mp_disc_params *par,
 		.pool = pool,
 		.max_pool = max_pool,
 	};
+	d->fresh = true;
 	mp_disc_new_round(d, 1, now, "start");
 	return 0;
 }
@@ -316,6 +317,23 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 		return -EINVAL;
 
 	newer = mp_disc_round_cmp(round, d->round);
+	/*
+	 * A device that started and hears a pool's heartbeat (a broadcast
+	 * DISCOVER_ACK about its sender; only a formed pool sends those) may
+	 * have been one of its members before a restart the members did not
+	 * notice: back within hb_timeout and in the same round, it would
+	 * join that round as if nothing happened, without the round's
+	 * sequence state. So it starts the round after the newer of the
+	 * two instead, once; the members join it and form a new generation.
+	 */
+	if (d->fresh && op == MP_ETH_OP_DISCOVER_ACK && bcast && !proxy) {
+		d->fresh = false;
+		mp_disc_new_round(d, mp_disc_next_round(newer > 0 ? round :
+							d->round),
+				  now, "a pool is running: a new round to join it");
+		tx->kick = true;
+		goto out;
+	}
 	if (newer > 0) {
 		/* a higher round is running: join it */
 		mp_disc_new_round(d, round, now, "joined a newer round");
@@ -624,6 +642,7 @@ bool mp_disc_commit(struct mp_disc *d, const struct mp_dmember *v, u32 n,
 	    n > d->max_pool)
 		return false;
 	d->state = CMM_MP_POOL_RUNTIME;
+	d->fresh = false;
 	d->nr_lost = 0;
 	for (i = 0; i < n; i++) {
 		d->pool[i] = v[i];
@@ -645,6 +664,7 @@ void mp_disc_conflict(struct mp_disc *d, u32 round, u64 now)
 	if (d->state != CMM_MP_POOL_DISCOVERY || d->round != round)
 		return;
 	d->state = CMM_MP_POOL_CONFLICT;
+	d->fresh = false;
 	for (i = 0; i < d->nr_heard; i++)
 		d->heard[i].last_seen = now;
 }

@@ -118,6 +118,7 @@ struct mp_disc {
 	u64 last_change;
 	u64 last_tx;
 	bool announce;
+	bool fresh;		/* no round concluded since the start */
 	const char *why;
 	struct mp_dmember self;
 	struct mp_dmember *heard;

@@ -391,6 +391,31 @@ static void test_lost_and_proxy(void **state)
 		assert_true(dev[0].t.dev[i].valid);
 }
 
+/*
+ * A member restarts faster than hb_timeout notices: back in round 1, the
+ * pool's own round, it must not slip into the pool it left without the
+ * pool's sequence state. The first heartbeat it hears makes it start a
+ * new round; every member joins it: a new generation for all.
+ */
+static void test_fast_restart(void **state)
+{
+	unsigned int i;
+
+	reset();
+	for (i = 0; i < 3; i++)
+		boot(i, 0x10 * (i + 1));
+	run(2000);
+	assert_same_pool(3, 1);
+	assert_false(dev[0].d.fresh);
+	boot(1, 0x20);
+	assert_true(dev[1].d.fresh);
+	run(3000);
+	assert_same_pool(3, 2);
+	/* one round more, not one per heartbeat heard */
+	run(3000);
+	assert_same_pool(3, 2);
+}
+
 /* Two devices with one chip id: CONFLICT everywhere, then recovery. */
 static void test_duplicate(void **state)
 {
@@ -494,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_round_ring),
 		cmocka_unit_test(test_forged_rounds),
 		cmocka_unit_test(test_lost_and_proxy),
+		cmocka_unit_test(test_fast_restart),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_count_mismatch),
 		cmocka_unit_test(test_probe),
