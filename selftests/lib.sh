@@ -75,5 +75,9 @@ load_cmm_mp() { insmod /lib/modules/cmm-mp/cmm_mp.ko mem="$MP_POOL_MEM" "$@"; }
 # MP_ETH_PARAMS first, so a scenario's own values win.
 [ "${MP_KERNEL:-}" != debug ] ||
 	MP_ETH_PARAMS=${MP_ETH_PARAMS-"rto_initial_us=200000 rto_max_us=3200000 hb_timeout_ms=12000"}
+# SLOW: how many times longer the other hosts take for anything on the
+# debug kernel; waits for them (hostile_lib.sh's sig) stretch by it
+SLOW=1
+[ "${MP_KERNEL:-}" != debug ] || SLOW=4
 # shellcheck disable=SC2086 # MP_ETH_PARAMS: words
 load_mp_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko ${MP_ETH_PARAMS:-} "$@"; }

@@ -4,7 +4,12 @@
 # modules; the members count what they drop in $DROPS.
 DROPS=/sys/class/misc/mp_eth/drops
 drop() { cat $DROPS/"$1"; }
-sig() { mp_hostile sig "$@"; }
+# sig send|wait TOKEN SECS [NACKS]: a rendezvous; SECS times lib.sh's SLOW
+sig() {
+	_sw=$1 _st=$2 _ss=$3
+	shift 3
+	mp_hostile sig "$_sw" "$_st" $((_ss * SLOW)) "$@"
+}
 field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) v = $(i + 1) } END { print v }'; }
 show_drops() { for f in $DROPS/*; do diag "$(basename "$f") $(cat "$f")"; done; }
 
