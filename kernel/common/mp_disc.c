@@ -318,19 +318,22 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 
 	newer = mp_disc_round_cmp(round, d->round);
 	/*
-	 * A device that started and hears a pool's heartbeat (a broadcast
-	 * DISCOVER_ACK about its sender; only a formed pool sends those) may
-	 * have been one of its members before a restart the members did not
-	 * notice: back within hb_timeout and in the same round, it would
-	 * join that round as if nothing happened, without the round's
-	 * sequence state. So it starts the round after the newer of the
-	 * two instead, once; the members join it and form a new generation.
+	 * A heartbeat (a broadcast DISCOVER_ACK about its sender; only a
+	 * formed pool sends those) is of a round its members concluded
+	 * without us. Joining that round would make us a member of their
+	 * generation with sequence state they never saw: after a restart
+	 * they did not notice (back within hb_timeout), they may even count
+	 * us as a member already, and our requests would die in their
+	 * windows. So a heartbeat of a newer round, or of ours while we
+	 * have concluded no round since we started, makes us start the
+	 * round after it instead; its members join that one and form a new
+	 * generation.
 	 */
-	if (d->fresh && op == MP_ETH_OP_DISCOVER_ACK && bcast && !proxy) {
+	if (op == MP_ETH_OP_DISCOVER_ACK && bcast && !proxy &&
+	    (newer > 0 || (newer == 0 && d->fresh))) {
 		d->fresh = false;
-		mp_disc_new_round(d, mp_disc_next_round(newer > 0 ? round :
-							d->round),
-				  now, "a pool is running: a new round to join it");
+		mp_disc_new_round(d, mp_disc_next_round(round), now,
+				  "a pool is running: a new round to join it");
 		tx->kick = true;
 		goto out;
 	}

@@ -416,6 +416,45 @@ static void test_fast_restart(void **state)
 	assert_same_pool(3, 2);
 }
 
+/*
+ * The same after a restart in which the device heard nobody for its whole
+ * first round (its frames refused, say, until its pool key was set): it
+ * formed a pool alone and is no longer fresh. A heartbeat of a newer
+ * round must still not be joined (that pool counts it as a member), but
+ * passed: it starts the round after it. A DISCOVER of a newer round, a
+ * round in progress, is joined as before.
+ */
+static void test_heartbeat_newer_round(void **state)
+{
+	struct mp_disc_tx tx = { 0 };
+	struct mp_discover p;
+
+	reset();
+	boot(0, 0x10);
+	run(2000);
+	assert_same_pool(1, 1);
+	assert_false(dev[0].d.fresh);
+	/* a device of another pool, as boot() would make it */
+	p = (struct mp_discover){ .chip_id = 0x20, .capacity = 256 * MiB,
+				  .mac = { 0x52, 0x54, 0, 0x6d, 0x70, 2 },
+				  .dev_count = 2, .gen = 5, .mtu = 1500 };
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
+				     true, 5, &p, now, &tx), 0);
+	assert_true(tx.kick);
+	assert_int_equal(dev[0].d.state, CMM_MP_POOL_DISCOVERY);
+	assert_int_equal(dev[0].d.round, 6);
+	/* a round in progress (DISCOVER) of a newer round: joined */
+	memset(&tx, 0, sizeof(tx));
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, p.mac,
+				     true, 9, &p, now, &tx), 0);
+	assert_int_equal(dev[0].d.round, 9);
+	/* an answer (unicast) or a proxy report of a newer round: joined */
+	memset(&tx, 0, sizeof(tx));
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
+				     false, 11, &p, now, &tx), 0);
+	assert_int_equal(dev[0].d.round, 11);
+}
+
 /* Two devices with one chip id: CONFLICT everywhere, then recovery. */
 static void test_duplicate(void **state)
 {
@@ -520,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_forged_rounds),
 		cmocka_unit_test(test_lost_and_proxy),
 		cmocka_unit_test(test_fast_restart),
+		cmocka_unit_test(test_heartbeat_newer_round),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_count_mismatch),
 		cmocka_unit_test(test_probe),
