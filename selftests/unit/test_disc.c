@@ -165,6 +165,18 @@ static void assert_same_pool(unsigned int n, u32 gen)
 	}
 }
 
+/* Boot @n devices with chip ids 0x10, 0x20, ...; they form generation 1. */
+static void form_pool(unsigned int n)
+{
+	unsigned int i;
+
+	reset();
+	for (i = 0; i < n; i++)
+		boot(i, 0x10 * (i + 1));
+	run(2000);
+	assert_same_pool(n, 1);
+}
+
 static void test_init_rejects(void **state)
 {
 	struct mp_dmember self = member(0, 7), heard[4], pool[2];
@@ -362,11 +374,7 @@ static void test_lost_and_proxy(void **state)
 {
 	unsigned int i;
 
-	reset();
-	for (i = 0; i < 4; i++)
-		boot(i, 0x10 * (i + 1));
-	run(2000);
-	assert_same_pool(4, 1);
+	form_pool(4);
 	link_down[1] = true;
 	run(2400);
 	assert_int_equal(dev[0].d.round, 1);
@@ -399,13 +407,7 @@ static void test_lost_and_proxy(void **state)
  */
 static void test_fast_restart(void **state)
 {
-	unsigned int i;
-
-	reset();
-	for (i = 0; i < 3; i++)
-		boot(i, 0x10 * (i + 1));
-	run(2000);
-	assert_same_pool(3, 1);
+	form_pool(3);
 	assert_false(dev[0].d.fresh);
 	boot(1, 0x20);
 	assert_true(dev[1].d.fresh);
