@@ -25,6 +25,10 @@ static_assert(sizeof(struct mp_eth_discover) == MP_ETH_DISCOVER_LEN,
 static_assert(DOFF(capacity) == 8 && DOFF(mac) == 16 &&
 	      DOFF(dev_count) == 22 && DOFF(gen) == 24 && DOFF(mtu) == 28,
 	      "mp_eth_discover offsets are part of the ABI");
+static_assert(sizeof(struct mp_eth_auth) == MP_ETH_AUTH_LEN &&
+	      offsetof(struct mp_eth_auth, stamp) == 8 &&
+	      offsetof(struct mp_eth_auth, tag) == 16,
+	      "mp_eth_auth offsets are part of the ABI");
 
 bool mp_frame_op_is_request(u8 op)
 {

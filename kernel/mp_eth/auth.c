@@ -32,15 +32,14 @@
 
 #include "mp_eth.h"
 
-/* Trailer offsets (struct mp_eth_auth) */
-#define MPE_TR_STAMP	8
-#define MPE_TR_TAG	16
+/* Offsets in the trailer (its layout is checked in mp_frame.c) */
+#define TOFF(field)	offsetof(struct mp_eth_auth, field)
 
 /* From the source MAC (frame offset 6) through the trailer's stamp. */
 static u64 mpe_tag(const u8 *from_src_mac, const u8 *trailer,
 		   const siphash_key_t *key)
 {
-	return siphash(from_src_mac, trailer + MPE_TR_TAG - from_src_mac, key);
+	return siphash(from_src_mac, trailer + TOFF(tag) - from_src_mac, key);
 }
 
 /* The stamp of the next frame we send: strictly increasing, any CPU. */
@@ -81,18 +80,18 @@ void mpe_auth_sign(struct mpe *m, const struct mpe_keys *k,
 {
 	u8 *tr = skb_put(skb, MP_ETH_AUTH_LEN);
 
-	put_unaligned_be32(k->id[k->tx], tr);
-	put_unaligned_be32(0, tr + 4);
-	put_unaligned_be64(mpe_stamp(m), tr + MPE_TR_STAMP);
+	put_unaligned_be32(k->id[k->tx], tr + TOFF(key_id));
+	put_unaligned_be32(0, tr + TOFF(reserved));
+	put_unaligned_be64(mpe_stamp(m), tr + TOFF(stamp));
 	put_unaligned_be64(mpe_tag(skb->data + ETH_ALEN, tr, &k->key[k->tx]),
-			   tr + MPE_TR_TAG);
+			   tr + TOFF(tag));
 }
 
 /* A frame under a valid tag: is it fresh? NULL or the drop counter. */
 static atomic64_t *mpe_auth_fresh(struct mpe *m, const u8 *src_mac,
 				  const u8 *tr, const struct mp_frame *f)
 {
-	u64 stamp = get_unaligned_be64(tr + MPE_TR_STAMP);
+	u64 stamp = get_unaligned_be64(tr + TOFF(stamp));
 	u64 now = ktime_get_real_ns();
 	enum mp_replay_verdict v;
 
@@ -134,12 +133,12 @@ atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 		return &m->drops.bad_tag;
 	tr = skb->data + MP_ETH_HDR_LEN + mp_frame_payload_len(f);
 	from = skb_mac_header(skb) + ETH_ALEN;
-	id = get_unaligned_be32(tr);
+	id = get_unaligned_be32(tr + TOFF(key_id));
 	for (i = 0; i < MPE_KEYS; i++)
 		if (k->valid & BIT(i) && k->id[i] == id)
 			break;
-	if (i == MPE_KEYS || get_unaligned_be32(tr + 4) ||
-	    mpe_tag(from, tr, &k->key[i]) != get_unaligned_be64(tr + MPE_TR_TAG))
+	if (i == MPE_KEYS || get_unaligned_be32(tr + TOFF(reserved)) ||
+	    mpe_tag(from, tr, &k->key[i]) != get_unaligned_be64(tr + TOFF(tag)))
 		return &m->drops.bad_tag;
 	return mpe_auth_fresh(m, from, tr, f);
 }

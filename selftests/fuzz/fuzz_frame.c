@@ -161,7 +161,8 @@ static void complete(const struct mp_frame *f)
 static void check_stamp(const u8 *buf, const struct mp_frame *f)
 {
 	const u8 *tr = buf + MP_ETH_HDR_LEN + mp_frame_payload_len(f);
-	u64 stamp = mp_get_be64(tr + 8), now = s.now + MP_REPLAY_WINDOW * 4;
+	u64 stamp = mp_get_be64(tr + offsetof(struct mp_eth_auth, stamp));
+	u64 now = s.now + MP_REPLAY_WINDOW * 4;
 	bool control = mp_frame_op_is_control(f->op);
 	u8 mac[6] = { 2, 0, 0, 0, 0, (u8)(f->src % MP_REPLAY_SENDERS) };
 	enum mp_replay_verdict want = MP_REPLAY_OK;

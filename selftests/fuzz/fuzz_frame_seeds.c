@@ -210,8 +210,8 @@ static void rx_tagged(struct seed *sd, u16 src, u64 stamp)
 		fprintf(stderr, "cannot encode tagged seed\n");
 		exit(1);
 	}
-	mp_put_be32(tr, 7);
-	mp_put_be64(tr + 8, stamp);
+	mp_put_be32(tr + offsetof(struct mp_eth_auth, key_id), 7);
+	mp_put_be64(tr + offsetof(struct mp_eth_auth, stamp), stamp);
 	rec(sd, FUZZ_RX, 1, frame, sizeof(frame));
 }
 
