@@ -153,6 +153,19 @@ static void seed_rift(const char *dir, u8 resp_op)
 	emit(dir, name, &sd);
 }
 
+/* Header @f and discovery payload @d into @frame (room for both). */
+static void discover_frame(const struct mp_frame *f,
+			   const struct mp_discover *d, u8 *frame, size_t size)
+{
+	if (mp_frame_encode(f, fuzz_max_payload[0], frame, size) !=
+	    MP_ETH_HDR_LEN ||
+	    mp_discover_encode(d, frame + MP_ETH_HDR_LEN,
+			       MP_ETH_DISCOVER_LEN) != MP_ETH_DISCOVER_LEN) {
+		fprintf(stderr, "cannot encode discovery seed\n");
+		exit(1);
+	}
+}
+
 static void seed_discover(const char *dir)
 {
 	struct mp_discover d = {
@@ -167,13 +180,7 @@ static void seed_discover(const char *dir)
 	u8 frame[MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN];
 	struct seed sd;
 
-	if (mp_frame_encode(&f, fuzz_max_payload[1], frame, sizeof(frame)) !=
-	    MP_ETH_HDR_LEN ||
-	    mp_discover_encode(&d, frame + MP_ETH_HDR_LEN,
-			       MP_ETH_DISCOVER_LEN) != MP_ETH_DISCOVER_LEN) {
-		fprintf(stderr, "cannot encode discovery seed\n");
-		exit(1);
-	}
+	discover_frame(&f, &d, frame, sizeof(frame));
 	memset(&sd, 0, sizeof(sd));
 	sd.buf[sd.len++] = 1;
 	rec(&sd, FUZZ_RX, 0, frame, sizeof(frame));
@@ -203,13 +210,7 @@ static void rx_tagged(struct seed *sd, u16 src, u64 stamp)
 	u8 *tr = frame + MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN;
 
 	memset(frame, 0, sizeof(frame));
-	if (mp_frame_encode(&f, fuzz_max_payload[0], frame, sizeof(frame)) !=
-	    MP_ETH_HDR_LEN ||
-	    mp_discover_encode(&d, frame + MP_ETH_HDR_LEN,
-			       MP_ETH_DISCOVER_LEN) != MP_ETH_DISCOVER_LEN) {
-		fprintf(stderr, "cannot encode tagged seed\n");
-		exit(1);
-	}
+	discover_frame(&f, &d, frame, sizeof(frame));
 	mp_put_be32(tr + offsetof(struct mp_eth_auth, key_id), 7);
 	mp_put_be64(tr + offsetof(struct mp_eth_auth, stamp), stamp);
 	rec(sd, FUZZ_RX, 1, frame, sizeof(frame));
