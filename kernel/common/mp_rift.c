@@ -9,6 +9,14 @@
  * cumulative ack: a new SN is handed out only while it is at most 64 ahead
  * of that ack, which is what lets the responder's 64-bit window see every
  * request of a well-behaved requester (see mp_window.c).
+ *
+ * Timeouts follow RFC 6298 per destination: the round trip of requests sent
+ * once is smoothed into srtt and rttvar, and the timeout is
+ * srtt + 4 * rttvar, doubled per retransmission. When a request fails is
+ * not measured but fixed: mp_rift_fail_time() after it was first sent, the
+ * bound the responder's hole timeout and the callers rely on. A slow path
+ * thus gets fewer, later retransmissions within the same budget instead of
+ * spurious ones, and a fast one recovers a loss sooner.
  */
 #include <linux/mp_eth.h>
 
@@ -29,6 +37,7 @@ static u64 add_sat(u64 a, u64 b)
 void mp_rift_default_params(struct mp_rift_params *p)
 {
 	p->rto_initial = MP_RIFT_RTO_INITIAL;
+	p->rto_min = MP_RIFT_RTO_MIN;
 	p->rto_max = MP_RIFT_RTO_MAX;
 	p->probe_interval = MP_RIFT_PROBE_INTERVAL;
 	p->max_retries = MP_RIFT_MAX_RETRIES;
@@ -52,6 +61,67 @@ u64 mp_rift_fail_time(const struct mp_rift_params *p)
 	for (n = 0; n <= p->max_retries; n++)
 		t = add_sat(t, mp_rift_rto(p, n));
 	return t;
+}
+
+u64 mp_rift_peer_rto(const struct mp_rift *r, u16 dst)
+{
+	const struct mp_rift_peer *pp;
+	u64 rto;
+
+	if (dst >= r->nr_peer || !r->peer[dst].srtt)
+		return r->p.rto_initial;
+	pp = &r->peer[dst];
+	rto = add_sat(pp->srtt, pp->rttvar > ~0ULL / 4 ? ~0ULL : 4 * pp->rttvar);
+	if (rto < r->p.rto_min)
+		rto = r->p.rto_min;
+	return rto < r->p.rto_max ? rto : r->p.rto_max;
+}
+
+/* Timeout after n retransmissions to dst: doubled per retransmission. */
+static u64 backoff(const struct mp_rift *r, u16 dst, unsigned int n)
+{
+	u64 rto = mp_rift_peer_rto(r, dst);
+
+	while (n-- && rto < r->p.rto_max)
+		rto = rto > r->p.rto_max / 2 ? r->p.rto_max : rto * 2;
+	return rto;
+}
+
+/*
+ * RFC 6298, 2.2 and 2.3, in the params' unit: rttvar += (|srtt - R| -
+ * rttvar) / 4, srtt += (R - srtt) / 8. A sample above rto_max is taken as
+ * rto_max: the timeout cannot exceed it anyway, and it keeps the sums
+ * small.
+ */
+static void rtt_sample(struct mp_rift *r, struct mp_rift_peer *pp, u64 rtt)
+{
+	u64 delta;
+
+	if (rtt > r->p.rto_max)
+		rtt = r->p.rto_max;
+	if (!rtt)
+		rtt = 1;	/* srtt 0 means "no sample" */
+	if (!pp->srtt) {
+		pp->srtt = rtt;
+		pp->rttvar = rtt / 2;
+	} else {
+		delta = pp->srtt > rtt ? pp->srtt - rtt : rtt - pp->srtt;
+		pp->rttvar = pp->rttvar - pp->rttvar / 4 + delta / 4;
+		pp->srtt = pp->srtt - pp->srtt / 8 + rtt / 8;
+		if (!pp->srtt)
+			pp->srtt = 1;
+	}
+	pp->samples++;
+}
+
+/* The next deadline of e after n retransmissions sent at now. */
+static u64 next_deadline(const struct mp_rift *r,
+			 const struct mp_rift_entry *e, u64 now,
+			 unsigned int n)
+{
+	u64 d = add_sat(now, backoff(r, e->dst, n));
+
+	return d < e->fail_at ? d : e->fail_at;
 }
 
 static void peer_init(struct mp_rift_peer *pp, u16 start_sn)
@@ -78,8 +148,10 @@ int mp_rift_init(struct mp_rift *r, const struct mp_rift_params *params,
 	else
 		mp_rift_default_params(&r->p);
 	if (!r->p.rto_initial || r->p.rto_max < r->p.rto_initial ||
+	    !r->p.rto_min || r->p.rto_max < r->p.rto_min ||
 	    r->p.max_retries > MP_RIFT_MAX_RETRIES_LIMIT)
 		return -EINVAL;
+	r->fail_time = mp_rift_fail_time(&r->p);
 
 	r->ent = ent;
 	r->peer = peer;
@@ -143,7 +215,8 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	e->dst = dst;
 	e->first_tx = now;
 	e->last_tx = now;
-	e->deadline = add_sat(now, mp_rift_rto(&r->p, 0));
+	e->fail_at = add_sat(now, r->fail_time);
+	e->deadline = next_deadline(r, e, now, 0);
 	e->retries = 0;
 	e->valid = true;
 	e->probe = probe;
@@ -163,7 +236,7 @@ u16 mp_rift_ack(const struct mp_rift *r, u16 dst)
 	return dst < r->nr_peer ? r->peer[dst].done.base : 0;
 }
 
-int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
+int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src, u64 now,
 		  struct mp_rift_entry **ep)
 {
 	struct mp_rift_entry *e;
@@ -183,6 +256,8 @@ int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
 	if (e->dst != src)
 		return -EXDEV;
 	r->peer[e->dst].unreachable = false;
+	if (!e->retries && now >= e->first_tx)
+		rtt_sample(r, &r->peer[e->dst], now - e->first_tx);
 	*ep = e;
 	return 0;
 }
@@ -222,10 +297,11 @@ enum mp_rift_event mp_rift_poll(struct mp_rift *r, u64 now, unsigned int *pos,
 			continue;
 		*pos = i + 1;
 		*ep = e;
-		if (e->retries < r->p.max_retries) {
-			e->retries++;
+		if (now < e->fail_at) {
+			if (e->retries < 0xff)
+				e->retries++;
 			e->last_tx = now;
-			e->deadline = add_sat(now, mp_rift_rto(&r->p, e->retries));
+			e->deadline = next_deadline(r, e, now, e->retries);
 			return MP_RIFT_RETRANSMIT;
 		}
 		e->expired = true;

@@ -3,8 +3,9 @@
  * Requester side of the mp_eth transport: the Request-In-Flight Table
  * (RIFT) of the CMM-MP paper, per-destination 16-bit sequence numbers with
  * the cumulative ack and the 64-SN flow-control limit, response validation,
- * retransmission with exponential backoff, and per-destination
- * "unreachable" state with fast failure and probing.
+ * retransmission on a timeout measured from the round trip (SRTT/RTTVAR,
+ * RFC 6298) with exponential backoff inside a fixed failure budget, and
+ * per-destination "unreachable" state with fast failure and probing.
  * Rules: Documentation/protocol.rst.
  *
  * No locking and no allocation inside: the caller provides the entry and
@@ -23,18 +24,24 @@
 #define MP_RIFT_MAX_PEERS	0xffff	/* device ids 0..0xfffe */
 #define MP_RIFT_WINDOW		64	/* = MP_ETH_WINDOW */
 
-/* Defaults: 50 + 100 + 200 + 400 + 800 ms = 1.55 s to declare failure. */
+/*
+ * Defaults: the failure budget is the unmeasured schedule
+ * 50 + 100 + 200 + 400 + 800 ms = 1.55 s; a measured timeout never goes
+ * below 10 ms.
+ */
 #define MP_RIFT_RTO_INITIAL	50000000ULL	/* 50 ms */
+#define MP_RIFT_RTO_MIN		10000000ULL	/* 10 ms */
 #define MP_RIFT_RTO_MAX		800000000ULL	/* 800 ms */
 #define MP_RIFT_MAX_RETRIES	4
 #define MP_RIFT_PROBE_INTERVAL	1000000000ULL	/* 1 s */
 #define MP_RIFT_MAX_RETRIES_LIMIT 64
 
 struct mp_rift_params {
-	u64 rto_initial;	/* first retransmission timeout */
+	u64 rto_initial;	/* timeout before the first RTT sample */
+	u64 rto_min;		/* floor of a measured timeout */
 	u64 rto_max;		/* backoff doubles the timeout up to this */
 	u64 probe_interval;	/* unreachable peer: one probe this often */
-	u32 max_retries;	/* retransmissions before -ETIMEDOUT */
+	u32 max_retries;	/* retransmissions of the budget's schedule */
 };
 
 struct mp_rift_entry {
@@ -44,12 +51,13 @@ struct mp_rift_entry {
 	u64 first_tx;		/* time of the first transmission */
 	u64 last_tx;		/* time of the latest transmission */
 	u64 deadline;		/* retransmit or fail at this time */
+	u64 fail_at;		/* first_tx + the failure budget */
 	u16 sn;
 	u16 dst;
 	u16 tag;		/* == index in the table, sent in the header */
 	u16 next_free;
 	u8 op;			/* caller's request opcode */
-	u8 retries;		/* retransmissions so far */
+	u8 retries;		/* retransmissions so far (saturates) */
 	bool valid;
 	bool probe;		/* the one request let through to a dead peer */
 	bool expired;		/* reported as MP_RIFT_TIMEOUT, awaiting free */
@@ -58,6 +66,9 @@ struct mp_rift_entry {
 struct mp_rift_peer {
 	struct mp_seqmap done;	/* base = cumulative ack; bits: finished SNs */
 	u64 probe_at;		/* unreachable: earliest next probe */
+	u64 srtt;		/* smoothed round trip, 0 = no sample yet */
+	u64 rttvar;		/* its mean deviation */
+	u64 samples;		/* round trips measured */
 	u16 next_sn;
 	u16 inflight;
 	bool unreachable;
@@ -72,6 +83,7 @@ struct mp_rift {
 	u32 nr_peer;
 	u32 nr_busy;
 	u16 free_head;
+	u64 fail_time;		/* mp_rift_fail_time(&p), the budget */
 };
 
 /* Results of mp_rift_poll(). */
@@ -115,13 +127,16 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 u16 mp_rift_ack(const struct mp_rift *r, u16 dst);
 
 /*
- * Find the entry a response (tag, sn) from device src answers. On success
- * the peer counts as reachable again. -EINVAL tag out of range, -ENOENT no
- * request in flight under that tag (late or unknown), -ESTALE the tag is
- * in flight with another SN (a late response to an earlier use of the
- * slot), -EXDEV the SN matches but the request went to another device.
+ * Find the entry a response (tag, sn) from device src, received at now,
+ * answers. On success the peer counts as reachable again, and a request
+ * sent only once gives a round-trip sample (Karn: the response to a
+ * retransmitted one could answer any of its copies). -EINVAL tag out of
+ * range, -ENOENT no request in flight under that tag (late or unknown),
+ * -ESTALE the tag is in flight with another SN (a late response to an
+ * earlier use of the slot), -EXDEV the SN matches but the request went to
+ * another device.
  */
-int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
+int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src, u64 now,
 		  struct mp_rift_entry **ep);
 
 /* Release a (completed, failed or aborted) entry; its SN becomes finished. */
@@ -130,7 +145,8 @@ void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e);
 /*
  * Timer scan: iterate from *pos (start at 0) and return the next entry that
  * is due at now, after applying the retransmission rule to it. Repeat until
- * MP_RIFT_IDLE. A MP_RIFT_TIMEOUT marks the destination unreachable.
+ * MP_RIFT_IDLE. An entry whose failure budget has run out is a
+ * MP_RIFT_TIMEOUT and marks the destination unreachable.
  */
 enum mp_rift_event mp_rift_poll(struct mp_rift *r, u64 now, unsigned int *pos,
 				struct mp_rift_entry **ep);
@@ -141,11 +157,24 @@ bool mp_rift_next_deadline(const struct mp_rift *r, u64 *deadline);
 /* Iterate over entries in flight (abort on reset/unload); NULL at the end. */
 struct mp_rift_entry *mp_rift_next_busy(struct mp_rift *r, unsigned int *pos);
 
-/* Timeout used after n retransmissions: min(rto_initial << n, rto_max). */
+/*
+ * The unmeasured schedule: timeout after n retransmissions,
+ * min(rto_initial << n, rto_max).
+ */
 u64 mp_rift_rto(const struct mp_rift_params *p, unsigned int n);
 
-/* Sum of all timeouts: how long a request to a dead peer takes to fail. */
+/*
+ * The failure budget: the sum of that schedule over max_retries
+ * retransmissions. A request fails this long after its first transmission,
+ * whatever its timeouts were: how long a request to a dead peer takes.
+ */
 u64 mp_rift_fail_time(const struct mp_rift_params *p);
+
+/*
+ * dst's current timeout before backoff: rto_initial until a round trip was
+ * measured, then clamp(srtt + 4 * rttvar, rto_min, rto_max).
+ */
+u64 mp_rift_peer_rto(const struct mp_rift *r, u16 dst);
 
 bool mp_rift_peer_unreachable(const struct mp_rift *r, u16 dst);
 

@@ -60,7 +60,11 @@ MODULE_PARM_DESC(entries, "RIFT entries (default 256)");
 
 static uint rto_initial_us = MP_RIFT_RTO_INITIAL / NSEC_PER_USEC;
 module_param(rto_initial_us, uint, 0444);
-MODULE_PARM_DESC(rto_initial_us, "first retransmission timeout in us (default 50000)");
+MODULE_PARM_DESC(rto_initial_us, "retransmission timeout before a round trip is measured, in us (default 50000)");
+
+static uint rto_min_us = MP_RIFT_RTO_MIN / NSEC_PER_USEC;
+module_param(rto_min_us, uint, 0444);
+MODULE_PARM_DESC(rto_min_us, "floor of the measured retransmission timeout in us (default 10000)");
 
 static uint rto_max_us = MP_RIFT_RTO_MAX / NSEC_PER_USEC;
 module_param(rto_max_us, uint, 0444);
@@ -68,7 +72,7 @@ MODULE_PARM_DESC(rto_max_us, "retransmission timeout cap in us (default 800000)"
 
 static uint max_retries = MP_RIFT_MAX_RETRIES;
 module_param(max_retries, uint, 0444);
-MODULE_PARM_DESC(max_retries, "retransmissions before a request fails (default 4)");
+MODULE_PARM_DESC(max_retries, "failure budget: a request fails after the time this many retransmissions take at rto_initial_us, doubling up to rto_max_us (default 4: 1.55 s)");
 
 static uint probe_interval_ms = MP_RIFT_PROBE_INTERVAL / NSEC_PER_MSEC;
 module_param(probe_interval_ms, uint, 0444);
@@ -218,12 +222,14 @@ static int mpe_config_init(struct mpe_config *c)
 		return -EINVAL;
 	}
 	c->rift.rto_initial = (u64)rto_initial_us * NSEC_PER_USEC;
+	c->rift.rto_min = (u64)rto_min_us * NSEC_PER_USEC;
 	c->rift.rto_max = (u64)rto_max_us * NSEC_PER_USEC;
 	c->rift.max_retries = max_retries;
 	c->rift.probe_interval = (u64)probe_interval_ms * NSEC_PER_MSEC;
 	if (!c->rift.rto_initial || c->rift.rto_max < c->rift.rto_initial ||
+	    !c->rift.rto_min || c->rift.rto_max < c->rift.rto_min ||
 	    max_retries > MP_RIFT_MAX_RETRIES_LIMIT) {
-		pr_err("need 0 < rto_initial_us <= rto_max_us and max_retries <= %u\n",
+		pr_err("need 0 < rto_initial_us <= rto_max_us, 0 < rto_min_us <= rto_max_us and max_retries <= %u\n",
 		       MP_RIFT_MAX_RETRIES_LIMIT);
 		return -EINVAL;
 	}

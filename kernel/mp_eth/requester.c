@@ -8,7 +8,8 @@
  * cumulative ack per destination, 256 entries in all by default); every
  * finished frame bumps m->credit and wakes the issuers. A soft hrtimer runs
  * mp_rift_poll() at the earliest deadline: due frames are sent again with
- * F_RETX, frames out of retries fail their transfer with -ETIMEDOUT. A
+ * F_RETX (timeouts measured from the round trip), frames past their
+ * failure budget fail their transfer with -ETIMEDOUT. A
  * transfer returns once none of its frames is in flight, so its buffer is
  * never touched afterwards.
  */
@@ -290,7 +291,8 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 
 	spin_lock(&m->rift_lock);
 	st->rx++;
-	ret = mp_rift_match(&m->rift, f->tag, f->sn, f->src, &e);
+	ret = mp_rift_match(&m->rift, f->tag, f->sn, f->src, ktime_get_ns(),
+			    &e);
 	if (ret || mp_frame_match_response(f, e->op, e->offset, e->len)) {
 		st->stale_responses++;
 		goto out;

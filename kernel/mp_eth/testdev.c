@@ -102,6 +102,10 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 	spin_lock_bh(&m->rift_lock);
 	p.next_sn = m->rift.peer[p.id].next_sn;
 	p.ack = mp_rift_ack(&m->rift, p.id);
+	p.srtt = m->rift.peer[p.id].srtt;
+	p.rttvar = m->rift.peer[p.id].rttvar;
+	p.rtt_samples = m->rift.peer[p.id].samples;
+	p.rto = mp_rift_peer_rto(&m->rift, p.id);
 	spin_unlock_bh(&m->rift_lock);
 	p.tx = st.tx;
 	p.rx = st.rx;

@@ -136,15 +136,19 @@ static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
 static void complete(const struct mp_frame *f)
 {
 	struct mp_rift_entry *e;
+	u64 rto;
 	int ret;
 
-	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, &e);
+	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, s.now, &e);
 	if (ret) {
 		CHECK(ret == -EINVAL || ret == -ENOENT || ret == -ESTALE ||
 		      ret == -EXDEV);
 		return;
 	}
 	CHECK(e->valid && e->dst == f->src && e->sn == f->sn);
+	/* the measured timeout stays within its bounds */
+	rto = mp_rift_peer_rto(&s.rift, e->dst);
+	CHECK(rto >= s.rift.p.rto_min && rto <= s.rift.p.rto_max);
 	ret = mp_frame_match_response(f, e->op, e->offset, e->len);
 	CHECK(ret == 0 || ret == -EPROTO || ret == -EBADMSG);
 	/* Only a response that belongs to the request completes it. */
@@ -253,9 +257,14 @@ static void poll_timers(void)
 		CHECK(++n <= NENT);
 		if (ev == MP_RIFT_RETRANSMIT) {
 			CHECK(e->deadline > s.now || e->deadline == ~0ULL);
+			CHECK(e->deadline <= e->fail_at);
 			transmit(e, true);
 		} else {
 			CHECK(ev == MP_RIFT_TIMEOUT);
+			/* a request fails at its budget, never before */
+			CHECK(s.now >= e->fail_at);
+			CHECK(e->fail_at - e->first_tx == s.rift.fail_time ||
+			      e->fail_at == ~0ULL);
 			CHECK(mp_rift_peer_unreachable(&s.rift, e->dst));
 			mp_rift_free(&s.rift, e);
 		}

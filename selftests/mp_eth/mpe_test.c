@@ -195,7 +195,8 @@ static int cmd_peer(u32 id)
 	       "tx %llu\nrx %llu\n"
 	       "retransmits %llu\nduplicates %llu\nout_of_window %llu\n"
 	       "stale_responses %llu\ntimeouts %llu\nnaks %llu\nresyncs %llu\n"
-	       "skipped %llu\nfast_fails %llu\nmalformed %llu\nrefused %llu\n",
+	       "skipped %llu\nfast_fails %llu\nmalformed %llu\nrefused %llu\n"
+	       "srtt_us %llu\nrttvar_us %llu\nrto_us %llu\nrtt_samples %llu\n",
 	       p.id, p.reachable, p.inflight, p.next_sn, p.ack,
 	       (unsigned long long)p.tx,
 	       (unsigned long long)p.rx, (unsigned long long)p.retransmits,
@@ -206,7 +207,11 @@ static int cmd_peer(u32 id)
 	       (unsigned long long)p.resyncs, (unsigned long long)p.skipped,
 	       (unsigned long long)p.fast_fails,
 	       (unsigned long long)p.malformed,
-	       (unsigned long long)p.refused);
+	       (unsigned long long)p.refused,
+	       (unsigned long long)(p.srtt / 1000),
+	       (unsigned long long)(p.rttvar / 1000),
+	       (unsigned long long)(p.rto / 1000),
+	       (unsigned long long)p.rtt_samples);
 	return 0;
 }
 

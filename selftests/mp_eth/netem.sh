@@ -12,7 +12,7 @@
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 
-tap_plan 12
+tap_plan 13
 P=$(( (MP_HOST + 1) % MP_HOSTS ))
 check "eth0 up (virtio_net)" mpe_net
 # Retries for a lossy link: a frame fails only after 10 retransmissions.
@@ -29,6 +29,9 @@ check "write-after-write under duplication: never an older version" \
 	mpe_test waw -d "$P" -r $(( $(region "$MP_HOST") + REGION_SIZE - 4096 )) -n 150 -k 8
 mpe_test peer "$P" >&2
 check "retransmits happened ($(peer_stat $P retransmits))" test "$(peer_stat $P retransmits)" -gt 0
+# 1 ms each way, except the quarter netem reorders by sending it at once
+check "round trip measured through netem's delay: srtt $(peer_stat $P srtt_us) us >= 1000, timeout $(peer_stat $P rto_us) us above it" \
+	"test \$(peer_stat $P srtt_us) -ge 1000 && test \$(peer_stat $P rto_us) -gt \$(peer_stat $P srtt_us)"
 check "duplicates happened ($(peer_stat $P duplicates))" test "$(peer_stat $P duplicates)" -gt 0
 check "sequence numbers wrapped: next_sn $(peer_stat $P next_sn) after $(peer_stat $P tx) frames from 0xfff0" \
 	"n=\$(peer_stat $P next_sn); test \$((n)) -lt \$((0xfff0)) && test \$(peer_stat $P timeouts) = 0"

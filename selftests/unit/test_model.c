@@ -236,7 +236,7 @@ static void requester_rx(const u8 *buf, size_t len)
 	assert_int_equal(mp_frame_decode(buf, len, MAX_PAYLOAD, &f), 0);
 	assert_true(mp_frame_op_is_response(f.op));
 	m.rq.rx++;
-	ret = mp_rift_match(&m.rift, f.tag, f.sn, f.src, &e);
+	ret = mp_rift_match(&m.rift, f.tag, f.sn, f.src, m.now, &e);
 	if (ret) {
 		assert_true(ret == -ENOENT || ret == -ESTALE);
 		m.rq.stale_responses++;

@@ -79,6 +79,14 @@ static void test_init(void **state)
 	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0),
 			 -EINVAL);
 	mp_rift_default_params(&p);
+	p.rto_min = 0;
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0),
+			 -EINVAL);
+	mp_rift_default_params(&p);
+	p.rto_min = p.rto_max + 1;
+	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0),
+			 -EINVAL);
+	mp_rift_default_params(&p);
 	p.max_retries = MP_RIFT_MAX_RETRIES_LIMIT + 1;
 	assert_int_equal(mp_rift_init(&r, &p, fx.ent, 1, fx.peer, 1, 0),
 			 -EINVAL);
@@ -199,19 +207,19 @@ static void test_match(void **state)
 	struct mp_rift_entry *a, *b, *e;
 
 	a = alloc_ok(r, 1, 0);
-	assert_int_equal(mp_rift_match(r, 8, a->sn, 1, &e), -EINVAL);
-	assert_int_equal(mp_rift_match(r, 0xffff, a->sn, 1, &e), -EINVAL);
-	assert_int_equal(mp_rift_match(r, (u16)(a->tag + 1), 10, 1, &e),
+	assert_int_equal(mp_rift_match(r, 8, a->sn, 1, 0, &e), -EINVAL);
+	assert_int_equal(mp_rift_match(r, 0xffff, a->sn, 1, 0, &e), -EINVAL);
+	assert_int_equal(mp_rift_match(r, (u16)(a->tag + 1), 10, 1, 0, &e),
 			 -ENOENT);
-	assert_int_equal(mp_rift_match(r, a->tag, 11, 1, &e), -ESTALE);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 2, &e), -EXDEV);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, NULL), -EINVAL);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, &e), 0);
+	assert_int_equal(mp_rift_match(r, a->tag, 11, 1, 0, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 2, 0, &e), -EXDEV);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, NULL), -EINVAL);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, &e), 0);
 	assert_ptr_equal(e, a);
 
 	/* Late response after completion: unknown tag. */
 	mp_rift_free(r, a);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, &e), -ENOENT);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, &e), -ENOENT);
 	/*
 	 * The slot is reused for a request to another device, whose own
 	 * sequence happens to be at the same SN: the late response of the
@@ -220,16 +228,16 @@ static void test_match(void **state)
 	b = alloc_ok(r, 2, 0);
 	assert_ptr_equal(b, a);
 	assert_int_equal(b->sn, 10);
-	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, &e), -EXDEV);
-	assert_int_equal(mp_rift_match(r, b->tag, 9, 1, &e), -ESTALE);
-	assert_int_equal(mp_rift_match(r, b->tag, 10, 2, &e), 0);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, 0, &e), -EXDEV);
+	assert_int_equal(mp_rift_match(r, b->tag, 9, 1, 0, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 2, 0, &e), 0);
 	/* Same slot reused for the same device: SN tells them apart. */
 	mp_rift_free(r, b);
 	b = alloc_ok(r, 1, 0);
 	assert_ptr_equal(b, a);
 	assert_int_equal(b->sn, 11);
-	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, &e), -ESTALE);
-	assert_int_equal(mp_rift_match(r, b->tag, 11, 1, &e), 0);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, 0, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, b->tag, 11, 1, 0, &e), 0);
 }
 
 static void test_backoff_and_failure(void **state)
@@ -277,7 +285,7 @@ static void test_backoff_and_failure(void **state)
 	pos = 0;
 	assert_int_equal(mp_rift_poll(r, d + 10 * MS, &pos, &e), MP_RIFT_IDLE);
 	assert_false(mp_rift_next_deadline(r, &d));
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, &e), -ENOENT);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 0, &e), -ENOENT);
 	mp_rift_free(r, a);
 	assert_int_equal(mp_rift_ack(r, 1), 0);
 
@@ -288,6 +296,140 @@ static void test_backoff_and_failure(void **state)
 	assert_true(mp_rift_fail_time(&r->p) == ~0ULL);
 	a = alloc_ok(r, 2, ~0ULL - 5);
 	assert_true(a->deadline == ~0ULL);
+}
+
+/* One request to dst sent at t0 and answered at t1, once. */
+static void round_trip(struct mp_rift *r, u16 dst, u64 t0, u64 t1)
+{
+	struct mp_rift_entry *a = alloc_ok(r, dst, t0), *e;
+
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, dst, t1, &e), 0);
+	mp_rift_free(r, e);
+}
+
+static void test_rtt_estimator(void **state)
+{
+	struct mp_rift *r = setup(8, 0);
+	struct mp_rift_peer *pp = &r->peer[1];
+
+	/* No sample yet: the unmeasured first timeout. */
+	assert_true(mp_rift_peer_rto(r, 1) == 50 * MS);
+	assert_true(mp_rift_peer_rto(r, NPEER) == 50 * MS);
+
+	/* RFC 6298 2.2: srtt = R, rttvar = R / 2, rto = R + 4 * R / 2. */
+	round_trip(r, 1, 0, 20 * MS);
+	assert_true(pp->srtt == 20 * MS);
+	assert_true(pp->rttvar == 10 * MS);
+	assert_true(pp->samples == 1);
+	assert_true(mp_rift_peer_rto(r, 1) == 60 * MS);
+	/* Other destinations keep their own estimate. */
+	assert_true(mp_rift_peer_rto(r, 2) == 50 * MS);
+
+	/* 2.3: rttvar = 3/4 * 10 + 1/4 * |20 - 12| = 9.5, srtt = 19. */
+	round_trip(r, 1, 100 * MS, 112 * MS);
+	assert_true(pp->rttvar == 9500000ULL);
+	assert_true(pp->srtt == 19 * MS);
+	assert_true(mp_rift_peer_rto(r, 1) == 57 * MS);
+
+	/* A steady fast path converges to the floor (rto_min, 10 ms). */
+	for (int i = 0; i < 100; i++)
+		round_trip(r, 1, 1000 * MS, 1000 * MS + 100000);
+	assert_true(pp->srtt < 200000);
+	assert_true(mp_rift_peer_rto(r, 1) == MP_RIFT_RTO_MIN);
+
+	/* A slow one to the cap, whatever the sample. */
+	round_trip(r, 2, 0, 5000 * MS);
+	assert_true(r->peer[2].srtt == 800 * MS);
+	assert_true(mp_rift_peer_rto(r, 2) == 800 * MS);
+
+	/* A zero round trip still counts as a sample. */
+	round_trip(r, 3, 7, 7);
+	assert_true(r->peer[3].srtt == 1);
+	assert_true(mp_rift_peer_rto(r, 3) == MP_RIFT_RTO_MIN);
+
+	/* A new generation forgets the path. */
+	assert_int_equal(mp_rift_peer_reset(r, 1, 0), 0);
+	assert_true(mp_rift_peer_rto(r, 1) == 50 * MS);
+}
+
+static void test_karn(void **state)
+{
+	struct mp_rift *r = setup(8, 0);
+	struct mp_rift_entry *a, *e;
+	unsigned int pos = 0;
+
+	/* The response to a retransmitted request is no sample. */
+	a = alloc_ok(r, 1, 0);
+	assert_int_equal(mp_rift_poll(r, 50 * MS, &pos, &e),
+			 MP_RIFT_RETRANSMIT);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 51 * MS, &e), 0);
+	mp_rift_free(r, e);
+	assert_true(r->peer[1].srtt == 0);
+	assert_true(r->peer[1].samples == 0);
+	assert_true(mp_rift_peer_rto(r, 1) == 50 * MS);
+	/* A stale or misdirected response is none either. */
+	a = alloc_ok(r, 1, 100 * MS);
+	assert_int_equal(mp_rift_match(r, a->tag, (u16)(a->sn + 1), 1,
+				       101 * MS, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 2, 101 * MS, &e),
+			 -EXDEV);
+	assert_true(r->peer[1].samples == 0 && r->peer[2].samples == 0);
+	/* A clock that went backwards gives no sample. */
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 99 * MS, &e), 0);
+	assert_true(r->peer[1].samples == 0);
+}
+
+/*
+ * Run a to its failure with nothing answering; return how many times it
+ * was sent again and check that it failed exactly at its budget.
+ */
+static unsigned int until_failure(struct mp_rift *r, struct mp_rift_entry *a)
+{
+	unsigned int retx = 0, pos;
+	struct mp_rift_entry *e;
+	u64 d, prev = a->first_tx;
+
+	for (;;) {
+		assert_true(mp_rift_next_deadline(r, &d));
+		assert_true(d > prev);
+		assert_true(d <= a->first_tx + mp_rift_fail_time(&r->p));
+		prev = d;
+		pos = 0;
+		if (mp_rift_poll(r, d, &pos, &e) == MP_RIFT_TIMEOUT)
+			break;
+		assert_ptr_equal(e, a);
+		retx++;
+	}
+	assert_true(d == a->first_tx + mp_rift_fail_time(&r->p));
+	assert_true(mp_rift_peer_unreachable(r, a->dst));
+	mp_rift_free(r, a);
+	return retx;
+}
+
+static void test_budget(void **state)
+{
+	struct mp_rift *r = setup(8, 0);
+	struct mp_rift_entry *a;
+
+	/*
+	 * Whatever the measured timeout, a request to a dead peer fails
+	 * 1.55 s after it was first sent: a fast path retransmits more
+	 * often in that time (10, 20, 40, ... ms), a slow one less often.
+	 */
+	assert_int_equal(until_failure(r, alloc_ok(r, 3, 0)), 4);
+
+	round_trip(r, 1, 0, 1 * MS);
+	assert_true(mp_rift_peer_rto(r, 1) == 10 * MS);
+	a = alloc_ok(r, 1, 10 * MS);
+	assert_true(a->deadline == 20 * MS);
+	/* sent again at 20, 40, 80, ... 1280 ms; fails at 1560 ms */
+	assert_int_equal(until_failure(r, a), 7);
+
+	round_trip(r, 2, 0, 400 * MS);
+	assert_true(mp_rift_peer_rto(r, 2) == 800 * MS);
+	a = alloc_ok(r, 2, 500 * MS);
+	assert_true(a->deadline == 1300 * MS);
+	assert_int_equal(until_failure(r, a), 1);
 }
 
 static void test_poll_many(void **state)
@@ -306,11 +448,9 @@ static void test_poll_many(void **state)
 	assert_int_equal(retx, 4);
 	poll_all(r, 60 * MS, &retx, &fail);
 	assert_int_equal(retx, 0);
+	/* A scan long after the budget fails them, however few retries. */
 	poll_all(r, 10000 * MS, &retx, &fail);
-	assert_int_equal(retx + fail, 10);
-	poll_all(r, 20000 * MS, &retx, &fail);
-	poll_all(r, 30000 * MS, &retx, &fail);
-	poll_all(r, 40000 * MS, &retx, &fail);
+	assert_int_equal(retx, 0);
 	assert_int_equal(fail, 10);
 	assert_int_equal(r->nr_busy, 0);
 	for (i = 0; i < NPEER; i++)
@@ -378,7 +518,7 @@ static void test_unreachable(void **state)
 	assert_true(p->probe);
 	assert_int_equal(mp_rift_alloc(r, 1, now, NULL, &e), -EHOSTUNREACH);
 	/* The peer answers the probe: reachable again. */
-	assert_int_equal(mp_rift_match(r, p->tag, p->sn, 1, &e), 0);
+	assert_int_equal(mp_rift_match(r, p->tag, p->sn, 1, now, &e), 0);
 	assert_false(mp_rift_peer_unreachable(r, 1));
 	e = alloc_ok(r, 1, now);
 	assert_false(e->probe);
@@ -415,6 +555,9 @@ int main(void)
 		cmocka_unit_test(test_wraparound),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_backoff_and_failure),
+		cmocka_unit_test(test_rtt_estimator),
+		cmocka_unit_test(test_karn),
+		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_poll_many),
 		cmocka_unit_test(test_unreachable),
 	};

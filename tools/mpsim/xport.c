@@ -175,7 +175,7 @@ static int xs_requester(struct xsim *x, u32 p, const u8 *buf, u32 len)
 	if (mp_frame_decode(buf, len, x->max_payload, &f) ||
 	    !mp_frame_op_is_response(f.op))
 		return -EPROTO;
-	if (mp_rift_match(&r->rift, f.tag, f.sn, f.src, &e))
+	if (mp_rift_match(&r->rift, f.tag, f.sn, f.src, x->now, &e))
 		return 0;	/* a late duplicate */
 	if (mp_frame_match_response(&f, e->op, e->offset, e->len))
 		return -EPROTO;
@@ -234,8 +234,11 @@ static int xs_setup(struct xsim *x)
 	if (!x->rq || !x->buf)
 		return -ENOMEM;
 	mp_rift_default_params(&rp);
-	if (c->rto)
+	if (c->rto) {
 		rp.rto_initial = c->rto;
+		if (rp.rto_min > c->rto)
+			rp.rto_min = c->rto;
+	}
 	if (rp.rto_max < rp.rto_initial)
 		rp.rto_max = rp.rto_initial;
 	sim_rng_seed(&rng, c->seed);

@@ -68,6 +68,11 @@ struct mpe_test_peer {
 	__u64 fast_fails;
 	__u64 malformed;
 	__u64 refused;		/* accesses refused: -EACCES, segment not ours */
+	/* requester's round-trip estimate of it (RFC 6298), in ns */
+	__u64 srtt;		/* 0 until a round trip was measured */
+	__u64 rttvar;
+	__u64 rto;		/* current timeout before backoff */
+	__u64 rtt_samples;	/* round trips measured */
 };
 
 #define MPE_IOC_MAGIC	0xB5
