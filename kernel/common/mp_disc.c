@@ -199,13 +199,14 @@ void mp_disc_payload(const struct mp_dmember *who, u32 round, u16 dev_count,
 
 /* A device of the current round was heard (itself, or by @proxy). */
 static void mp_disc_record(struct mp_disc *d, const struct mp_discover *p,
-			   bool proxy, u64 now)
+			   bool proxy, bool discovering, u64 now)
 {
 	struct mp_dmember *e = mp_disc_heard(d, p->mac), n;
 
 	if (e) {
 		if (proxy)
 			return;
+		e->discovering |= discovering;
 		if (e->lost || e->chip_id != p->chip_id ||
 		    e->capacity != p->capacity)
 			d->last_change = now;
@@ -222,10 +223,19 @@ static void mp_disc_record(struct mp_disc *d, const struct mp_discover *p,
 		.mtu = p->mtu,
 		.last_seen = now,
 		.lost = proxy,
+		.discovering = discovering,
 	};
 	mp_disc_mac_copy(n.mac, p->mac);
 	if (mp_disc_heard_add(d, &n))
 		d->last_change = now;
+}
+
+/* Did @mac discover in our round: is it in it with us, not past it? */
+static bool mp_disc_shared_round(const struct mp_disc *d, const u8 *mac)
+{
+	const struct mp_dmember *e = mp_disc_heard(d, mac);
+
+	return d->state == CMM_MP_POOL_DISCOVERY && e && e->discovering;
 }
 
 /* Is @p exactly the member we know (pool in RUNTIME, else heard)? */
@@ -319,18 +329,22 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 	newer = mp_disc_round_cmp(round, d->round);
 	/*
 	 * A heartbeat (a broadcast DISCOVER_ACK about its sender; only a
-	 * formed pool sends those) is of a round its members concluded
+	 * formed pool sends those) may be of a round its members concluded
 	 * without us. Joining that round would make us a member of their
 	 * generation with sequence state they never saw: after a restart
 	 * they did not notice (back within hb_timeout), they may even count
 	 * us as a member already, and our requests would die in their
-	 * windows. So a heartbeat of a newer round, or of ours while we
-	 * have concluded no round since we started, makes us start the
-	 * round after it instead; its members join that one and form a new
-	 * generation.
+	 * windows. So a heartbeat of a newer round makes us start the round
+	 * after it instead; its members join that one and form a new
+	 * generation. So does one of our round while we have concluded no
+	 * round since we started, unless we heard its sender discovering in
+	 * this round (its broadcast DISCOVER): then it merely concluded the
+	 * round we share a little before us, as devices that powered on
+	 * apart do (a new round for that cost every large pool one more).
 	 */
 	if (op == MP_ETH_OP_DISCOVER_ACK && bcast && !proxy &&
-	    (newer > 0 || (newer == 0 && d->fresh))) {
+	    (newer > 0 || (newer == 0 && d->fresh &&
+			   !mp_disc_shared_round(d, src_mac)))) {
 		d->fresh = false;
 		mp_disc_new_round(d, mp_disc_next_round(round), now,
 				  "a pool is running: a new round to join it");
@@ -344,7 +358,8 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 	}
 	if (d->state == CMM_MP_POOL_DISCOVERY) {
 		if (round == d->round)
-			mp_disc_record(d, p, proxy, now);
+			mp_disc_record(d, p, proxy,
+				       op == MP_ETH_OP_DISCOVER && bcast, now);
 		else if (op == MP_ETH_OP_DISCOVER)
 			/* an older round: bring it here */
 			tx->reply = mp_disc_answers(d, p);

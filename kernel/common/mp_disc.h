@@ -83,6 +83,7 @@ struct mp_dmember {
 	u32 mtu;
 	u64 last_seen;
 	bool lost;
+	bool discovering;	/* its own broadcast DISCOVER of the round heard */
 };
 
 /**

@@ -457,6 +457,50 @@ static void test_heartbeat_newer_round(void **state)
 	assert_int_equal(dev[0].d.round, 11);
 }
 
+/*
+ * Devices that powered on apart share their first round but conclude it
+ * apart: a heartbeat of that round from a device heard discovering in it
+ * is recorded, not a reason for a second round (which every large pool
+ * paid once the restart rule above came in). One from a device never
+ * heard discovering is passed as after a restart.
+ */
+static void test_heartbeat_shared_round(void **state)
+{
+	struct mp_disc_tx tx = { 0 };
+	struct mp_discover p;
+	u32 round;
+
+	reset();
+	boot(0, 0x10);
+	assert_true(dev[0].d.fresh);
+	round = dev[0].d.round;
+	p = (struct mp_discover){ .chip_id = 0x20, .capacity = 256 * MiB,
+				  .mac = { 0x52, 0x54, 0, 0x6d, 0x70, 2 },
+				  .dev_count = 2, .gen = round, .mtu = 1500 };
+	/* it discovers in our round, then concludes it first */
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, p.mac,
+				     true, round, &p, now, &tx), 0);
+	memset(&tx, 0, sizeof(tx));
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
+				     true, round, &p, now, &tx), 0);
+	assert_false(tx.kick);
+	assert_int_equal(dev[0].d.state, CMM_MP_POOL_DISCOVERY);
+	assert_int_equal(dev[0].d.round, round);
+	assert_int_equal(mp_disc_count(&dev[0].d), 2);
+
+	/* a probe (unicast DISCOVER) is no evidence of a shared round */
+	p.mac[5] = 3;
+	p.chip_id = 0x30;
+	memset(&tx, 0, sizeof(tx));
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, p.mac,
+				     false, round, &p, now, &tx), 0);
+	memset(&tx, 0, sizeof(tx));
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
+				     true, round, &p, now, &tx), 0);
+	assert_true(tx.kick);
+	assert_int_equal(dev[0].d.round, mp_disc_next_round(round));
+}
+
 /* Two devices with one chip id: CONFLICT everywhere, then recovery. */
 static void test_duplicate(void **state)
 {
@@ -562,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_lost_and_proxy),
 		cmocka_unit_test(test_fast_restart),
 		cmocka_unit_test(test_heartbeat_newer_round),
+		cmocka_unit_test(test_heartbeat_shared_round),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_count_mismatch),
 		cmocka_unit_test(test_probe),
