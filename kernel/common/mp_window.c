@@ -20,6 +20,8 @@ static_assert(MP_WINDOW_SIZE == MP_ETH_WINDOW, "window size");
 static_assert(MP_WINDOW_SIZE == MP_SEQMAP_SIZE, "window size");
 static_assert((MP_WINDOW_CACHE & (MP_WINDOW_CACHE - 1)) == 0,
 	      "slots are indexed by sn modulo a power of two");
+/* The slot of sn holds sn - 64 until sn is executed: the replay rule. */
+static_assert(MP_WINDOW_CACHE == MP_WINDOW_SIZE, "one slot per window SN");
 
 static void window_clear(struct mp_window *w, u16 base)
 {
@@ -97,7 +99,7 @@ static void apply_ack(struct mp_window *w, u16 ack, u64 now)
 }
 
 /* Record a request about to be executed; pos is its place in the map. */
-static void accept(struct mp_window *w, u16 sn, s32 pos, u64 now)
+static void accept(struct mp_window *w, u16 sn, s32 pos, u64 stamp, u64 now)
 {
 	struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
 	bool had_holes = w->rx.bits != 0;
@@ -108,7 +110,28 @@ static void accept(struct mp_window *w, u16 sn, s32 pos, u64 now)
 	s->sn = sn;
 	s->state = MP_WSLOT_PENDING;
 	s->status = 0;
+	s->stamp = stamp;
 	w->overflow = 0;
+}
+
+/*
+ * Is stamped request sn younger than what its slot holds? Its sender
+ * handed out sn only after it had finished sn - 64 (the 64-SN
+ * flow-control limit), by a response to a copy we executed or by giving
+ * up on it, so after it had stamped every copy of sn - 64; the same holds
+ * for sn - 64 against sn - 128, and so on. The slot holds the last SN of
+ * sn's residue we executed; when that is one before sn, a copy of sn
+ * stamped no later than it was sent before sn existed: a copy of an
+ * earlier sn of the same value, replayed after the 16-bit SNs came round.
+ */
+static bool stamp_follows(const struct mp_window *w, u16 sn, u64 stamp)
+{
+	const struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
+
+	if (!stamp || !s->stamp || s->state == MP_WSLOT_EMPTY ||
+	    !mp_sn_before(s->sn, sn))
+		return true;
+	return stamp > s->stamp;
 }
 
 /* sn was executed before: answer from the cache, or wait for the answer. */
@@ -127,8 +150,9 @@ static enum mp_window_verdict cached(struct mp_window *w, u16 sn,
 	return MP_WIN_DUP;
 }
 
-enum mp_window_verdict mp_window_check(struct mp_window *w, u16 sn, int ack,
-				       u64 now, int *status)
+enum mp_window_verdict mp_window_check_stamped(struct mp_window *w, u16 sn,
+					       int ack, u64 stamp, u64 now,
+					       int *status)
 {
 	bool has_ack = ack_usable(sn, ack);
 	s32 pos;
@@ -138,6 +162,9 @@ enum mp_window_verdict mp_window_check(struct mp_window *w, u16 sn, int ack,
 		w->synced = true;
 	}
 	mp_window_expire(w, now);
+	/* before its ack may move the base: a replay changes nothing */
+	if (!stamp_follows(w, sn, stamp))
+		return MP_WIN_REPLAY;
 	if (has_ack)
 		apply_ack(w, (u16)ack, now);
 
@@ -153,7 +180,7 @@ enum mp_window_verdict mp_window_check(struct mp_window *w, u16 sn, int ack,
 		if (++w->overflow < w->resync_thresh)
 			return MP_WIN_BEYOND;
 		window_clear(w, (u16)(sn - 1));
-		accept(w, sn, 1, now);
+		accept(w, sn, 1, stamp, now);
 		return MP_WIN_RESYNC;
 	}
 	if (pos >= 1) {
@@ -164,7 +191,7 @@ enum mp_window_verdict mp_window_check(struct mp_window *w, u16 sn, int ack,
 		 */
 		if (mp_seqmap_test(&w->rx, pos))
 			return cached(w, sn, status, MP_WIN_BUSY);
-		accept(w, sn, pos, now);
+		accept(w, sn, pos, stamp, now);
 		return MP_WIN_NEW;
 	}
 	/*

@@ -32,6 +32,7 @@ enum mp_window_verdict {
 	MP_WIN_BUSY,	/* executed, response not stored yet: drop */
 	MP_WIN_OLD,	/* behind the window, nothing to answer: drop */
 	MP_WIN_BEYOND,	/* beyond base + 64: drop (counted for resync) */
+	MP_WIN_REPLAY,	/* stamped before a request it must follow: drop */
 };
 
 enum mp_window_slot_state {
@@ -41,6 +42,7 @@ enum mp_window_slot_state {
 };
 
 struct mp_window_slot {
+	u64 stamp;		/* of the copy executed, 0 = none */
 	s32 status;
 	u16 sn;
 	u8 state;		/* enum mp_window_slot_state */
@@ -80,11 +82,25 @@ void mp_window_reset(struct mp_window *w);
 /*
  * Classify request sn from this peer at time now. ack is the request's
  * cumulative ack (0..0xffff) or MP_WINDOW_NO_ACK; an ack that is not within
- * 64 behind sn is ignored. On MP_WIN_DUP *status (if not NULL) receives the
- * cached status. Also applies the hole timeout (mp_window_expire()).
+ * 64 behind sn is ignored. stamp is the request's stamp under the pool key
+ * (the sender's strictly increasing clock, already checked by its tag), 0
+ * for none: a stamped request stamped no later than the last executed
+ * request of its residue modulo 64 before it (which its sender must have
+ * finished first) is MP_WIN_REPLAY, a copy captured at least half a
+ * 16-bit SN cycle ago, and changes nothing (its ack included). On
+ * MP_WIN_DUP *status (if not NULL) receives the cached status. Also
+ * applies the hole timeout (mp_window_expire()).
  */
-enum mp_window_verdict mp_window_check(struct mp_window *w, u16 sn, int ack,
-				       u64 now, int *status);
+enum mp_window_verdict mp_window_check_stamped(struct mp_window *w, u16 sn,
+					       int ack, u64 stamp, u64 now,
+					       int *status);
+
+/* The same for a request without a stamp. */
+static inline enum mp_window_verdict
+mp_window_check(struct mp_window *w, u16 sn, int ack, u64 now, int *status)
+{
+	return mp_window_check_stamped(w, sn, ack, 0, now, status);
+}
 
 /*
  * Store the status of the response to sn (0 or -errno). 0, -ENOENT when

@@ -143,6 +143,21 @@ atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 	return mpe_auth_fresh(m, from, tr, f);
 }
 
+/**
+ * mpe_auth_stamp() - the stamp of a frame mpe_auth_check() let through
+ * @skb: as for mpe_auth_check()
+ * @f: its decoded header
+ *
+ * Return: the sender's stamp, 0 for a frame without a tag.
+ */
+u64 mpe_auth_stamp(const struct sk_buff *skb, const struct mp_frame *f)
+{
+	if (!(f->flags & MP_ETH_F_AUTH))
+		return 0;
+	return get_unaligned_be64(skb->data + MP_ETH_HDR_LEN +
+				  mp_frame_payload_len(f) + TOFF(stamp));
+}
+
 /* Bytes every frame we send gives the trailer (0 without a key). */
 u32 mpe_auth_overhead(struct mpe *m)
 {

@@ -143,7 +143,10 @@ struct mpe_keys {
  * @bad_tag: a trailer under a key we do not hold, or a wrong tag
  * @stale_stamp: a valid tag, but a stamp outside the replay window
  * @replayed: a control frame with a valid tag not newer than its sender's
- *	last one (a replay, or a duplicate or reordered copy)
+ *	last one (a replay, or a duplicate or reordered copy), or a request
+ *	stamped before one it must follow (MP_WIN_REPLAY: a copy from an
+ *	earlier cycle of the 16-bit SNs; counted in out_of_window, not
+ *	malformed)
  *
  * Every one is also in mpe.dropped (which discovery's own refusals add
  * to), and a frame from a member's MAC counts in that peer's malformed.
@@ -265,6 +268,7 @@ void mpe_auth_sign(struct mpe *m, const struct mpe_keys *k,
 		   struct sk_buff *skb);
 atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 			   const struct mp_frame *f);
+u64 mpe_auth_stamp(const struct sk_buff *skb, const struct mp_frame *f);
 u32 mpe_auth_overhead(struct mpe *m);
 int mpe_auth_set(struct mpe *m, u32 op, u32 id, const u8 *raw);
 void mpe_auth_exit(struct mpe *m);

@@ -93,7 +93,8 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 
 	spin_lock(&p->lock);
 	p->rs.rx++;
-	v = mp_window_check(&p->win, f->sn, ack, ktime_get_ns(), &status);
+	v = mp_window_check_stamped(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
+				    ktime_get_ns(), &status);
 	p->rs.skipped += p->win.skipped - p->win_skipped;
 	p->win_skipped = p->win.skipped;
 	switch (v) {
@@ -115,6 +116,11 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		break;
 	case MP_WIN_BUSY:
 		p->rs.duplicates++;
+		break;
+	case MP_WIN_REPLAY:
+		atomic64_inc(&m->drops.replayed);
+		atomic64_inc(&m->dropped);
+		p->rs.out_of_window++;
 		break;
 	default:
 		p->rs.out_of_window++;

@@ -8,12 +8,15 @@
 # request (accept first, then sign), move verified data, and A writes a
 # pattern into B's DRAM while C captures. C then poses as A (A's MAC and
 # device id: without a key this works), sends its forged and malformed
-# frames, replays the captured frames verbatim and tampered. Then A and B
-# rotate to a second key while both run verified random transfers: no
-# error. Asserted: nothing C sent was executed or answered (no response
-# to A's MAC, not a byte to C), A's pattern is intact, the drops are
-# counted as no_tag/bad_tag, the verbatim replays die in the window, the
-# key is in no log and no sysfs file.
+# frames, replays the captured frames verbatim and tampered. A then moves
+# its sequence numbers to B half a 16-bit cycle on, so that the captured
+# requests look new to B's window again, and C replays them once more.
+# Then A and B rotate to a second key while both run verified random
+# transfers: no error. Asserted: nothing C sent was executed or answered
+# (no response to A's MAC, not a byte to C), A's pattern is intact, the
+# drops are counted as no_tag/bad_tag, the verbatim replays die in the
+# window, and half a cycle later are refused by their stamps (replayed),
+# the key is in no log and no sysfs file.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/mp_eth/hostile_lib.sh
@@ -23,9 +26,11 @@ K1=00112233445566778899aabbccddeeff
 K2=f0e1d2c3b4a5968778695a4b3c2d1e0f
 OFF=$((64 * MIB))	# in B's DRAM
 LEN=65536
+OFF2=$((72 * MIB))	# A's requests that move its SNs half a cycle on
+ADV=$((48 * MIB))	# 34,860 frames of at most 1444 bytes, 16 MiB a transfer
 
 if [ "$MP_HOST" = 2 ]; then
-	tap_plan 10
+	tap_plan 13
 	c_capture "the key is on"
 	# a static table sends no heartbeats: C is told the members
 	mp_hostile -m 52:54:00:6d:70:01,52:54:00:6d:70:02 spoof 1 0 $OFF $LEN 20 \
@@ -37,18 +42,25 @@ if [ "$MP_HOST" = 2 ]; then
 	check "verbatim and tampered replays: 0 bytes to C" \
 		"! grep -v 'bytes_returned 0\$' /tmp/replay.out"
 	check "tells A and B the attack is over" sig send done 120 2
+	check "A: its SNs have moved half a cycle on" sig wait replay 600
+	mp_hostile replay /tmp/cap > /tmp/replay2.out; cat /tmp/replay2.out >&2
+	check "replays the capture again: 0 bytes to C" \
+		"! grep -v 'bytes_returned 0\$' /tmp/replay2.out"
+	check "tells A and B the second replay is over" sig send replayed 120 2
 	check "A and B checked the outcome" sig wait verdict 600
 	check "end" true
 	exit 0
 fi
 
-case $MP_HOST in 0) tap_plan 22 ;; *) tap_plan 19 ;; esac
+case $MP_HOST in 0) tap_plan 26 ;; *) tap_plan 21 ;; esac
 P=$((1 - MP_HOST))
 printf '%s\n' $K1 > /tmp/k1
 printf '%s\n' $K2 > /tmp/k2
 check "eth0 up (virtio_net)" mpe_net
+# a replay window of 10 min: the second replay comes well after 30 s on
+# a slow machine, and must be refused by the receive window, not by age
 check "cmm_mp and mp_eth (static table of A and B) load" \
-	"load_cmm_mp && load_mp_eth netdev=eth0 devid=$MP_HOST peers=52:54:00:6d:70:01,52:54:00:6d:70:02"
+	"load_cmm_mp && load_mp_eth netdev=eth0 devid=$MP_HOST peers=52:54:00:6d:70:01,52:54:00:6d:70:02 replay_window_ms=600000"
 check "barrier 1, no key" mpe_test barrier 1 120
 check "key 1 accepted, not yet used: frames still untagged" \
 	"mpctl key set -a -i 7 /tmp/k1 && test \"\$(cat $KEYS)\" = 7 && test \$(info_val max_payload) = 1444"
@@ -82,6 +94,26 @@ else
 		"test \$(drop no_tag) -ge 100 && test \$(drop bad_tag) -ge 100"
 	check "B dropped the tampered replays; the verbatim ones died in the window" \
 		"test \$(drop bad_tag) -ge 200 && test \$(( \$(peer_stat 0 out_of_window) + \$(peer_stat 0 duplicates) )) -gt $O0"
+fi
+# Half a cycle on, the captured requests are ahead of B's base and their
+# acks would move it: only their stamps, older than the requests of their
+# residue B has executed since, tell them from new ones (mp_window.c).
+if [ "$MP_HOST" = 0 ]; then
+	SN0=$(peer_stat 1 next_sn)
+	check "A writes 48 MiB elsewhere in B's DRAM" \
+		"(for o in $OFF2 $((OFF2 + ADV / 3)) $((OFF2 + ADV / 3 * 2)); do mpe_test fill 1 \$o $((ADV / 3)) 9 > /dev/null || exit 1; done)"
+	SN1=$(peer_stat 1 next_sn)
+	check "A's next SN to B moved $(( (SN1 - SN0) & 0xffff )) on (> 32768)" \
+		test $(( (SN1 - SN0) & 0xffff )) -gt 32768
+	check "C replays the capture again" "sig send replay 120 && sig wait replayed 600"
+	check "A's pattern is still intact" \
+		"mpe_test sum 1 $OFF $LEN > /tmp/sum.out && test \"\$(field sum < /tmp/sum.out)\" = $SUM"
+else
+	R1=$(drop replayed) S1=$(drop stale_stamp)
+	check "C's second replay ends" sig wait replayed 900
+	show_drops
+	check "B refused the replayed requests by their stamps: replayed +$(( $(drop replayed) - R1 )), stale_stamp +$(( $(drop stale_stamp) - S1 ))" \
+		"test \$(( \$(drop replayed) - R1 )) -ge 20 && test \$(drop stale_stamp) = $S1"
 fi
 # rotation under load: every host accepts key 2, then every host signs with it
 mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 16M -S $((MP_HOST + 9)) > /tmp/rand.out 2>&1 &

@@ -36,6 +36,7 @@
 
 struct pkt {
 	u64 at;
+	u64 stamp;		/* a request's, as the pool key's trailer has */
 	u8 to_rsp;
 	u8 len;
 	u8 data[FRAME_MAX];
@@ -58,6 +59,7 @@ struct model {
 	const struct scenario *sc;
 	u64 rng;
 	u64 now;
+	u64 stamp;		/* the requester's last stamp */
 	struct pkt q[MAXPKT];
 	unsigned int nq;
 	struct mp_rift rift;
@@ -108,6 +110,13 @@ static void net_send(bool to_rsp, const u8 *buf, size_t len)
 {
 	unsigned int copies = 1, i;
 	struct pkt *p;
+	u64 stamp = 0;
+
+	/* strictly increasing per sender, as mp_eth's mpe_stamp() */
+	if (to_rsp) {
+		m.stamp = m.now > m.stamp ? m.now : m.stamp + 1;
+		stamp = m.stamp;
+	}
 
 	assert_true(len <= FRAME_MAX);
 	if (to_rsp)
@@ -122,6 +131,7 @@ static void net_send(bool to_rsp, const u8 *buf, size_t len)
 		p = &m.q[m.nq++];
 		p->at = m.now + 50 * US + rnd() % (m.sc->jitter + 1);
 		p->to_rsp = to_rsp;
+		p->stamp = stamp;
 		p->len = (u8)len;
 		memcpy(p->data, buf, len);
 	}
@@ -181,7 +191,7 @@ static void issue(void)
 	}
 }
 
-static void responder_rx(const u8 *buf, size_t len)
+static void responder_rx(const u8 *buf, size_t len, u64 stamp)
 {
 	struct mp_frame f, r;
 	enum mp_window_verdict v;
@@ -194,7 +204,9 @@ static void responder_rx(const u8 *buf, size_t len)
 	m.rs.rx++;
 	word = f.offset / 8;
 	ack = f.flags & MP_ETH_F_ACK ? f.ack : MP_WINDOW_NO_ACK;
-	v = mp_window_check(&m.win, f.sn, ack, m.now, &st);
+	v = mp_window_check_stamped(&m.win, f.sn, ack, stamp, m.now, &st);
+	/* every copy here is genuine: the stamp rule must pass them all */
+	assert_int_not_equal(v, MP_WIN_REPLAY);
 	assert_true((m.win.rx.bits & 1) == 0);
 	switch (v) {
 	case MP_WIN_NEW:
@@ -266,7 +278,7 @@ static void deliver(void)
 		p = m.q[i];
 		m.q[i] = m.q[--m.nq];	/* also shuffles the order */
 		if (p.to_rsp)
-			responder_rx(p.data, p.len);
+			responder_rx(p.data, p.len, p.stamp);
 		else
 			requester_rx(p.data, p.len);
 	}

@@ -392,6 +392,63 @@ static void test_unsynced_no_ack(void **state)
 	assert_int_equal(rx(&w, 501, NA, 0), MP_WIN_NEW);
 }
 
+/* The stamped variant of rx(); ack is always sn - 1, as a busy sender's. */
+static enum mp_window_verdict srx(struct mp_window *w, u16 sn, u64 stamp)
+{
+	enum mp_window_verdict v;
+
+	v = mp_window_check_stamped(w, sn, (u16)(sn - 1), stamp, 0, NULL);
+	if (v == MP_WIN_NEW || v == MP_WIN_RESYNC)
+		assert_int_equal(mp_window_complete(w, sn, 0), 0);
+	return v;
+}
+
+/*
+ * A copy captured more than half a 16-bit cycle ago and replayed within
+ * the replay window looks new to the bitmap; its stamp gives it away.
+ * Without the stamp it would be executed again: the limit the rule
+ * closes.
+ */
+static void test_replay_after_wrap(void **state)
+{
+	struct mp_window w, plain;
+	u32 i;
+
+	mp_window_init(&w, 1);
+	/* SN i stamped 10 * i; run once around and 90 SNs more */
+	for (i = 1; i <= 0x10000 + 90; i++)
+		assert_int_equal(srx(&w, (u16)i, 10ULL * i), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 90);
+	plain = w;
+	/* SN 100 as first sent (stamp 1000): its slot ran 0x10000 + 36 */
+	assert_int_equal(mp_window_check_stamped(&w, 100, 99, 1000, 0, NULL),
+			 MP_WIN_REPLAY);
+	assert_int_equal(mp_window_check(&plain, 100, 99, 0, NULL),
+			 MP_WIN_NEW);
+	/*
+	 * SN 1090, captured 64,536 SNs ago: its ack would move the base
+	 * past everything in flight. Refused before the ack is applied.
+	 */
+	assert_int_equal(mp_window_check_stamped(&w, 1090, 1089, 10900, 0,
+						 NULL), MP_WIN_REPLAY);
+	assert_int_equal(mp_window_base(&w), 90);
+	assert_int_equal(mp_window_check(&plain, 1090, 1089, 0, NULL),
+			 MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&plain), 1090);
+	/* nothing was recorded: the genuine SNs still run */
+	assert_int_equal(srx(&w, 100, 10ULL * (0x10000 + 100)), MP_WIN_NEW);
+	/* one stamped no later than its predecessor's is refused too */
+	assert_int_equal(srx(&w, 101, 10ULL * (0x10000 + 37)), MP_WIN_REPLAY);
+	assert_int_equal(srx(&w, 101, 10ULL * (0x10000 + 37) + 1), MP_WIN_NEW);
+	/* an unstamped request is not judged by stamps */
+	assert_int_equal(rx(&w, 102, 101, 0), MP_WIN_NEW);
+	/* duplicates of executed SNs are answered from the cache as before */
+	assert_int_equal(srx(&w, 100, 1), MP_WIN_DUP);
+	/* a new generation forgets the slots and their stamps */
+	mp_window_reset(&w);
+	assert_int_equal(srx(&w, 7, 3), MP_WIN_NEW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_ack),
 		cmocka_unit_test(test_unsynced_no_ack),
+		cmocka_unit_test(test_replay_after_wrap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
