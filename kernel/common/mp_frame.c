@@ -115,7 +115,8 @@ static int check_request(const struct mp_frame *f)
 
 static int check_response(const struct mp_frame *f)
 {
-	if (flags_of(f) || f->ack)
+	/* F_RETX: it answers a retransmitted copy (see mp_frame_reply()) */
+	if ((flags_of(f) & ~MP_ETH_F_RETX) || f->ack)
 		return -EPROTO;
 	if (f->op == MP_ETH_OP_NAK)
 		return status_is_errno(f->status) ? 0 : -EPROTO;
@@ -242,7 +243,12 @@ int mp_frame_reply(const struct mp_frame *req, int status,
 		r.op = MP_ETH_OP_READ_RESP;
 	else
 		r.op = MP_ETH_OP_WRITE_ACK;
-	r.flags = 0;
+	/*
+	 * Which copy it answers, for the requester's round-trip samples: a
+	 * response to the first copy times the whole round trip even when
+	 * the request was sent again meanwhile (mp_rift_match()).
+	 */
+	r.flags = req->flags & MP_ETH_F_RETX;
 	r.src = req->dst;
 	r.dst = req->src;
 	r.gen = req->gen;

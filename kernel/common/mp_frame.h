@@ -79,7 +79,8 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
 /*
  * Build the response to request req: status 0 gives READ_RESP or
  * WRITE_ACK, a negative errno gives a NAK. src/dst are swapped, gen, sn,
- * tag, offset and len are echoed, flags and ack are cleared.
+ * tag, offset and len are echoed, and so is F_RETX (the copy it answers);
+ * other flags and ack are cleared.
  * 0 or -EINVAL (req not a request, status out of range).
  */
 int mp_frame_reply(const struct mp_frame *req, int status,

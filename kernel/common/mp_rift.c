@@ -10,9 +10,13 @@
  * of that ack, which is what lets the responder's 64-bit window see every
  * request of a well-behaved requester (see mp_window.c).
  *
- * Timeouts follow RFC 6298 per destination: the round trip of requests sent
- * once is smoothed into srtt and rttvar, and the timeout is
- * srtt + 4 * rttvar, doubled per retransmission. When a request fails is
+ * Timeouts follow RFC 6298 per destination: round trips are smoothed into
+ * srtt and rttvar, and the timeout is srtt + 4 * rttvar, doubled per
+ * retransmission. Responses echo F_RETX, so a response to a request sent
+ * again still times the copy it answers (as TCP's timestamps do): with
+ * Karn's rule alone only the fast round trips would be sampled, and a path
+ * with a long tail (a debug kernel under TCG) would keep a timeout that
+ * fires before its slow responses, every time. When a request fails is
  * not measured but fixed: mp_rift_fail_time() after it was first sent, the
  * bound the responder's hole timeout and the callers rely on. A slow path
  * thus gets fewer, later retransmissions within the same budget instead of
@@ -237,7 +241,7 @@ u16 mp_rift_ack(const struct mp_rift *r, u16 dst)
 }
 
 int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src, u64 now,
-		  struct mp_rift_entry **ep)
+		  bool retx, struct mp_rift_entry **ep)
 {
 	struct mp_rift_entry *e;
 
@@ -256,8 +260,10 @@ int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src, u64 now,
 	if (e->dst != src)
 		return -EXDEV;
 	r->peer[e->dst].unreachable = false;
-	if (!e->retries && now >= e->first_tx)
+	if (!retx && now >= e->first_tx)
 		rtt_sample(r, &r->peer[e->dst], now - e->first_tx);
+	else if (retx && e->retries == 1 && now >= e->last_tx)
+		rtt_sample(r, &r->peer[e->dst], now - e->last_tx);
 	*ep = e;
 	return 0;
 }

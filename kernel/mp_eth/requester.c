@@ -292,7 +292,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	spin_lock(&m->rift_lock);
 	st->rx++;
 	ret = mp_rift_match(&m->rift, f->tag, f->sn, f->src, ktime_get_ns(),
-			    &e);
+			    f->flags & MP_ETH_F_RETX, &e);
 	if (ret || mp_frame_match_response(f, e->op, e->offset, e->len)) {
 		st->stale_responses++;
 		goto out;

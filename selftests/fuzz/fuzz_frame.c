@@ -157,7 +157,8 @@ static void complete(const struct mp_frame *f)
 	u64 rto;
 	int ret;
 
-	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, s.now, &e);
+	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, s.now,
+			    f->flags & MP_ETH_F_RETX, &e);
 	if (ret) {
 		CHECK(ret == -EINVAL || ret == -ENOENT || ret == -ESTALE ||
 		      ret == -EXDEV);

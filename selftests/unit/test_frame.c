@@ -88,7 +88,10 @@ static void test_golden_layout(void **state)
 			 MP_ETH_HDR_LEN);
 	assert_int_equal(buf[28], 0xff);
 	assert_int_equal(buf[29], (u8)(0x10000 - EFAULT));
-	assert_int_equal(buf[2] | buf[3] | buf[30] | buf[31], 0);
+	/* flags: F_RETX echoed (it answers a retransmission), ack 0 */
+	assert_int_equal(buf[2], 0);
+	assert_int_equal(buf[3], MP_ETH_F_RETX);
+	assert_int_equal(buf[30] | buf[31], 0);
 }
 
 static void test_roundtrip(void **state)
@@ -287,7 +290,12 @@ static void test_field_rules(void **state)
 	f.status = -EIO;
 	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
 	f.status = 0;
+	/* a response may say it answers a retransmission, nothing else */
 	f.flags = MP_ETH_F_RETX;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.flags = MP_ETH_F_ACK;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.flags = 0x0004;
 	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
 
 	/* Control frames. */
@@ -324,6 +332,11 @@ static void test_reply_and_match(void **state)
 	assert_int_equal(s.ack, 0);
 	assert_int_equal(s.sn, r.sn);
 	assert_int_equal(s.tag, r.tag);
+	/* the copy it answers: F_RETX is echoed, F_ACK is not */
+	r.flags = MP_ETH_F_RETX | MP_ETH_F_ACK;
+	assert_int_equal(mp_frame_reply(&r, 0, &s), 0);
+	assert_int_equal(s.flags, MP_ETH_F_RETX);
+	r = req(MP_ETH_OP_WRITE_REQ, 8);
 	assert_int_equal(mp_frame_reply(&r, 1, &s), -EINVAL);
 	assert_int_equal(mp_frame_reply(&r, -5000, &s), -EINVAL);
 	assert_int_equal(mp_frame_reply(&s, 0, &s), -EINVAL);	/* response */
@@ -441,7 +454,7 @@ static void test_auth_trailer(void **state)
 						 MTU_PAYLOAD, &g), -EBADMSG);
 	}
 	/* the other flag rules still hold with F_AUTH */
-	kinds[2].flags |= MP_ETH_F_RETX;
+	kinds[2].flags |= MP_ETH_F_ACK;
 	assert_int_equal(mp_frame_check(&kinds[2], MTU_PAYLOAD), -EPROTO);
 	kinds[0].flags |= 0x0100;
 	assert_int_equal(mp_frame_check(&kinds[0], MTU_PAYLOAD), -EPROTO);

@@ -248,7 +248,8 @@ static void requester_rx(const u8 *buf, size_t len)
 	assert_int_equal(mp_frame_decode(buf, len, MAX_PAYLOAD, &f), 0);
 	assert_true(mp_frame_op_is_response(f.op));
 	m.rq.rx++;
-	ret = mp_rift_match(&m.rift, f.tag, f.sn, f.src, m.now, &e);
+	ret = mp_rift_match(&m.rift, f.tag, f.sn, f.src, m.now,
+			    f.flags & MP_ETH_F_RETX, &e);
 	if (ret) {
 		assert_true(ret == -ENOENT || ret == -ESTALE);
 		m.rq.stale_responses++;

@@ -207,19 +207,20 @@ static void test_match(void **state)
 	struct mp_rift_entry *a, *b, *e;
 
 	a = alloc_ok(r, 1, 0);
-	assert_int_equal(mp_rift_match(r, 8, a->sn, 1, 0, &e), -EINVAL);
-	assert_int_equal(mp_rift_match(r, 0xffff, a->sn, 1, 0, &e), -EINVAL);
-	assert_int_equal(mp_rift_match(r, (u16)(a->tag + 1), 10, 1, 0, &e),
+	assert_int_equal(mp_rift_match(r, 8, a->sn, 1, 0, false, &e), -EINVAL);
+	assert_int_equal(mp_rift_match(r, 0xffff, a->sn, 1, 0, false, &e),
+			 -EINVAL);
+	assert_int_equal(mp_rift_match(r, (u16)(a->tag + 1), 10, 1, 0, false, &e),
 			 -ENOENT);
-	assert_int_equal(mp_rift_match(r, a->tag, 11, 1, 0, &e), -ESTALE);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 2, 0, &e), -EXDEV);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, NULL), -EINVAL);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, &e), 0);
+	assert_int_equal(mp_rift_match(r, a->tag, 11, 1, 0, false, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 2, 0, false, &e), -EXDEV);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, false, NULL), -EINVAL);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, false, &e), 0);
 	assert_ptr_equal(e, a);
 
 	/* Late response after completion: unknown tag. */
 	mp_rift_free(r, a);
-	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, &e), -ENOENT);
+	assert_int_equal(mp_rift_match(r, a->tag, 10, 1, 0, false, &e), -ENOENT);
 	/*
 	 * The slot is reused for a request to another device, whose own
 	 * sequence happens to be at the same SN: the late response of the
@@ -228,16 +229,16 @@ static void test_match(void **state)
 	b = alloc_ok(r, 2, 0);
 	assert_ptr_equal(b, a);
 	assert_int_equal(b->sn, 10);
-	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, 0, &e), -EXDEV);
-	assert_int_equal(mp_rift_match(r, b->tag, 9, 1, 0, &e), -ESTALE);
-	assert_int_equal(mp_rift_match(r, b->tag, 10, 2, 0, &e), 0);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, 0, false, &e), -EXDEV);
+	assert_int_equal(mp_rift_match(r, b->tag, 9, 1, 0, false, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 2, 0, false, &e), 0);
 	/* Same slot reused for the same device: SN tells them apart. */
 	mp_rift_free(r, b);
 	b = alloc_ok(r, 1, 0);
 	assert_ptr_equal(b, a);
 	assert_int_equal(b->sn, 11);
-	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, 0, &e), -ESTALE);
-	assert_int_equal(mp_rift_match(r, b->tag, 11, 1, 0, &e), 0);
+	assert_int_equal(mp_rift_match(r, b->tag, 10, 1, 0, false, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, b->tag, 11, 1, 0, false, &e), 0);
 }
 
 static void test_backoff_and_failure(void **state)
@@ -285,7 +286,8 @@ static void test_backoff_and_failure(void **state)
 	pos = 0;
 	assert_int_equal(mp_rift_poll(r, d + 10 * MS, &pos, &e), MP_RIFT_IDLE);
 	assert_false(mp_rift_next_deadline(r, &d));
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 0, &e), -ENOENT);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 0, false, &e),
+			 -ENOENT);
 	mp_rift_free(r, a);
 	assert_int_equal(mp_rift_ack(r, 1), 0);
 
@@ -303,7 +305,7 @@ static void round_trip(struct mp_rift *r, u16 dst, u64 t0, u64 t1)
 {
 	struct mp_rift_entry *a = alloc_ok(r, dst, t0), *e;
 
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, dst, t1, &e), 0);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, dst, t1, false, &e), 0);
 	mp_rift_free(r, e);
 }
 
@@ -352,31 +354,62 @@ static void test_rtt_estimator(void **state)
 	assert_true(mp_rift_peer_rto(r, 1) == 50 * MS);
 }
 
-static void test_karn(void **state)
+static void test_which_copy(void **state)
 {
 	struct mp_rift *r = setup(8, 0);
 	struct mp_rift_entry *a, *e;
-	unsigned int pos = 0;
+	unsigned int pos;
 
-	/* The response to a retransmitted request is no sample. */
+	/*
+	 * Sent again at 50 ms; the response to the first copy comes at
+	 * 170 ms: the whole round trip is the sample (Karn's rule alone
+	 * would drop it, and a slow path would never be measured).
+	 */
 	a = alloc_ok(r, 1, 0);
+	pos = 0;
 	assert_int_equal(mp_rift_poll(r, 50 * MS, &pos, &e),
 			 MP_RIFT_RETRANSMIT);
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 51 * MS, &e), 0);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 170 * MS, false,
+				       &e), 0);
 	mp_rift_free(r, e);
-	assert_true(r->peer[1].srtt == 0);
-	assert_true(r->peer[1].samples == 0);
-	assert_true(mp_rift_peer_rto(r, 1) == 50 * MS);
+	assert_true(r->peer[1].samples == 1);
+	assert_true(r->peer[1].srtt == 170 * MS);
+
+	/* The answer to the only retransmission times that copy. */
+	a = alloc_ok(r, 2, 0);
+	pos = 0;
+	assert_int_equal(mp_rift_poll(r, 50 * MS, &pos, &e),
+			 MP_RIFT_RETRANSMIT);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 2, 53 * MS, true,
+				       &e), 0);
+	mp_rift_free(r, e);
+	assert_true(r->peer[2].srtt == 3 * MS);
+
+	/* After two retransmissions an answer to one of them is ambiguous. */
+	a = alloc_ok(r, 3, 0);
+	pos = 0;
+	assert_int_equal(mp_rift_poll(r, 50 * MS, &pos, &e),
+			 MP_RIFT_RETRANSMIT);
+	pos = 0;
+	assert_int_equal(mp_rift_poll(r, 150 * MS, &pos, &e),
+			 MP_RIFT_RETRANSMIT);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 3, 160 * MS, true,
+				       &e), 0);
+	mp_rift_free(r, e);
+	assert_true(r->peer[3].samples == 0);
+	assert_true(mp_rift_peer_rto(r, 3) == 50 * MS);
+
 	/* A stale or misdirected response is none either. */
-	a = alloc_ok(r, 1, 100 * MS);
+	a = alloc_ok(r, 1, 200 * MS);
 	assert_int_equal(mp_rift_match(r, a->tag, (u16)(a->sn + 1), 1,
-				       101 * MS, &e), -ESTALE);
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 2, 101 * MS, &e),
-			 -EXDEV);
-	assert_true(r->peer[1].samples == 0 && r->peer[2].samples == 0);
+				       201 * MS, false, &e), -ESTALE);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 2, 201 * MS, false,
+				       &e), -EXDEV);
+	assert_true(r->peer[1].samples == 1 && r->peer[2].samples == 1);
 	/* A clock that went backwards gives no sample. */
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 99 * MS, &e), 0);
-	assert_true(r->peer[1].samples == 0);
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 199 * MS, false,
+				       &e), 0);
+	assert_true(r->peer[1].samples == 1);
 }
 
 /*
@@ -518,7 +551,7 @@ static void test_unreachable(void **state)
 	assert_true(p->probe);
 	assert_int_equal(mp_rift_alloc(r, 1, now, NULL, &e), -EHOSTUNREACH);
 	/* The peer answers the probe: reachable again. */
-	assert_int_equal(mp_rift_match(r, p->tag, p->sn, 1, now, &e), 0);
+	assert_int_equal(mp_rift_match(r, p->tag, p->sn, 1, now, false, &e), 0);
 	assert_false(mp_rift_peer_unreachable(r, 1));
 	e = alloc_ok(r, 1, now);
 	assert_false(e->probe);
@@ -556,7 +589,7 @@ int main(void)
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_backoff_and_failure),
 		cmocka_unit_test(test_rtt_estimator),
-		cmocka_unit_test(test_karn),
+		cmocka_unit_test(test_which_copy),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_poll_many),
 		cmocka_unit_test(test_unreachable),

@@ -175,7 +175,8 @@ static int xs_requester(struct xsim *x, u32 p, const u8 *buf, u32 len)
 	if (mp_frame_decode(buf, len, x->max_payload, &f) ||
 	    !mp_frame_op_is_response(f.op))
 		return -EPROTO;
-	if (mp_rift_match(&r->rift, f.tag, f.sn, f.src, x->now, &e))
+	if (mp_rift_match(&r->rift, f.tag, f.sn, f.src, x->now,
+			  f.flags & MP_ETH_F_RETX, &e))
 		return 0;	/* a late duplicate */
 	if (mp_frame_match_response(&f, e->op, e->offset, e->len))
 		return -EPROTO;

@@ -63,7 +63,8 @@ enum mp_eth_op {
 };
 
 /* flags */
-#define MP_ETH_F_RETX	0x0001	/* request: this is a retransmission */
+/* request: a retransmission; response: it answers such a copy */
+#define MP_ETH_F_RETX	0x0001
 #define MP_ETH_F_ACK	0x0002	/* request: the ack field is valid */
 /*
  * The frame carries an authentication trailer (struct mp_eth_auth) right
