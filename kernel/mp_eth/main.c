@@ -64,7 +64,7 @@ MODULE_PARM_DESC(rto_initial_us, "retransmission timeout before a round trip is 
 
 static uint rto_min_us = MP_RIFT_RTO_MIN / NSEC_PER_USEC;
 module_param(rto_min_us, uint, 0444);
-MODULE_PARM_DESC(rto_min_us, "floor of the measured retransmission timeout in us (default 10000)");
+MODULE_PARM_DESC(rto_min_us, "floor of the measured retransmission timeout in us (default 50000)");
 
 static uint rto_max_us = MP_RIFT_RTO_MAX / NSEC_PER_USEC;
 module_param(rto_max_us, uint, 0444);

@@ -322,6 +322,7 @@ static void run(const struct scenario *sc)
 
 	mp_rift_default_params(&p);
 	p.rto_initial = 5 * MS;
+	p.rto_min = 5 * MS;
 	p.rto_max = 40 * MS;
 	p.max_retries = sc->max_retries;
 	p.probe_interval = 50 * MS;

@@ -324,6 +324,7 @@ static void test_rtt_estimator(void **state)
 	assert_true(pp->rttvar == 10 * MS);
 	assert_true(pp->samples == 1);
 	assert_true(mp_rift_peer_rto(r, 1) == 60 * MS);
+	assert_true(MP_RIFT_RTO_MIN == 50 * MS);
 	/* Other destinations keep their own estimate. */
 	assert_true(mp_rift_peer_rto(r, 2) == 50 * MS);
 
@@ -333,7 +334,7 @@ static void test_rtt_estimator(void **state)
 	assert_true(pp->srtt == 19 * MS);
 	assert_true(mp_rift_peer_rto(r, 1) == 57 * MS);
 
-	/* A steady fast path converges to the floor (rto_min, 10 ms). */
+	/* A steady fast path converges to the floor (rto_min, 50 ms). */
 	for (int i = 0; i < 100; i++)
 		round_trip(r, 1, 1000 * MS, 1000 * MS + 100000);
 	assert_true(pp->srtt < 200000);
@@ -447,9 +448,11 @@ static void test_budget(void **state)
 	/*
 	 * Whatever the measured timeout, a request to a dead peer fails
 	 * 1.55 s after it was first sent: a fast path retransmits more
-	 * often in that time (10, 20, 40, ... ms), a slow one less often.
+	 * often in that time (with a floor of 10 ms: 10, 20, 40, ... ms), a
+	 * slow one less often.
 	 */
 	assert_int_equal(until_failure(r, alloc_ok(r, 3, 0)), 4);
+	r->p.rto_min = 10 * MS;
 
 	round_trip(r, 1, 0, 1 * MS);
 	assert_true(mp_rift_peer_rto(r, 1) == 10 * MS);
