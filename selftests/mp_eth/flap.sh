@@ -56,7 +56,7 @@ if [ "$MP_HOST" = 1 ]; then
 	skip "host 0 checks the transfer"
 	skip "host 0 checks the transfer"
 	skip "host 0 checks the counters"
-	check "end barrier" mpe_test barrier 2 300
+	check "end barrier" end_barrier 2 300
 	exit 0
 fi
 
@@ -89,4 +89,4 @@ check "moved at least 32 MiB ($moved)" test $moved -ge 32
 mpe_test peer 1 >&2
 check "retransmissions carried it ($(peer_stat 1 retransmits)), nothing left in flight ($(info_val inflight))" \
 	"test $(peer_stat 1 retransmits) -gt 0 && test $(info_val inflight) = 0"
-check "end barrier" mpe_test barrier 2 300
+check "end barrier" end_barrier 2 300

@@ -17,6 +17,8 @@
  *                                      until the local barrier SLOT holds TOKEN
  *   mpe_test barrier TOKEN [SECONDS]   every device signals every other one,
  *                                      then awaits all of them
+ *   mpe_test linger                    stay for the retransmission budget
+ *                                      (fail_ms) before leaving
  *   mpe_test rand -d DST [-r OFF] [-s SIZE] [-b BYTES] [-j THREADS]
  *                 [-m MAXLEN] [-S SEED]
  *        random reads and writes of 1 B .. MAXLEN at random offsets of
@@ -361,6 +363,25 @@ static int cmd_barrier(u64 token, double secs)
 		if (i != info.devid && await_one(i, token, end))
 			return 1;
 	return 0;
+}
+
+/*
+ * A host that leaves (unloads mp_eth, powers off) right after a barrier
+ * may leave a peer behind: the peer's write of its token was applied
+ * here, its acknowledgment was lost, and its retransmission finds nobody.
+ * Lingering for the peer's retransmission budget (ours: the pool runs one
+ * configuration) answers it from the response cache, as TCP's TIME-WAIT
+ * answers a lost last ACK.
+ */
+static int cmd_linger(void)
+{
+	u64 ns = info.fail_ns + 100000000ULL;
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ULL),
+		.tv_nsec = (long)(ns % 1000000000ULL),
+	};
+
+	return nanosleep(&ts, NULL) ? 1 : 0;
 }
 
 /* ---- random reads and writes against a model */
@@ -779,6 +800,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "await") && argc >= 4)
 		return await_one((u32)num(argv[2]), num(argv[3]), now_ns() +
 				 (u64)((argc > 4 ? atof(argv[4]) : 60) * 1e9));
+	if (!strcmp(cmd, "linger") && argc == 2)
+		return cmd_linger();
 	if (!strcmp(cmd, "barrier") && argc >= 3)
 		return cmd_barrier(num(argv[2]), argc > 3 ? atof(argv[3]) : 60);
 

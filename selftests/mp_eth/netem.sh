@@ -36,4 +36,4 @@ check "duplicates happened ($(peer_stat $P duplicates))" test "$(peer_stat $P du
 check "sequence numbers wrapped: next_sn $(peer_stat $P next_sn) after $(peer_stat $P tx) frames from 0xfff0" \
 	"n=\$(peer_stat $P next_sn); test \$((n)) -lt \$((0xfff0)) && test \$(peer_stat $P timeouts) = 0"
 check "no request left in flight, no timeouts" test "$(info_val inflight)" = 0
-check "end barrier" mpe_test barrier 2 120
+check "end barrier" end_barrier 2 120

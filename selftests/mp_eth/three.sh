@@ -35,4 +35,4 @@ for p in $(others); do mpe_test peer "$p" >&2; done
 check "retransmits and duplicates with both peers" \
 	"for p in $(others | tr '\n' ' '); do test \$(peer_stat \$p retransmits) -gt 0 && test \$(peer_stat \$p duplicates) -gt 0 && test \$(peer_stat \$p timeouts) = 0 || exit 1; done"
 check "no request left in flight" test "$(info_val inflight)" = 0
-check "end barrier" mpe_test barrier 2 180
+check "end barrier" end_barrier 2 180
