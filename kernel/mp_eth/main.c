@@ -62,9 +62,11 @@ static uint rto_initial_us = MP_RIFT_RTO_INITIAL / NSEC_PER_USEC;
 module_param(rto_initial_us, uint, 0444);
 MODULE_PARM_DESC(rto_initial_us, "retransmission timeout before a round trip is measured, in us (default 50000)");
 
-static uint rto_min_us = MP_RIFT_RTO_MIN / NSEC_PER_USEC;
+/* 0 stands for rto_initial_us: the same default as mp_rift's */
+static_assert(MP_RIFT_RTO_MIN == MP_RIFT_RTO_INITIAL, "rto_min default");
+static uint rto_min_us;
 module_param(rto_min_us, uint, 0444);
-MODULE_PARM_DESC(rto_min_us, "floor of the measured retransmission timeout in us (default 50000)");
+MODULE_PARM_DESC(rto_min_us, "floor of the measured retransmission timeout in us (default 0: rto_initial_us)");
 
 static uint rto_max_us = MP_RIFT_RTO_MAX / NSEC_PER_USEC;
 module_param(rto_max_us, uint, 0444);
@@ -222,14 +224,16 @@ static int mpe_config_init(struct mpe_config *c)
 		return -EINVAL;
 	}
 	c->rift.rto_initial = (u64)rto_initial_us * NSEC_PER_USEC;
-	c->rift.rto_min = (u64)rto_min_us * NSEC_PER_USEC;
+	/* a setup that shortens the first timeout means the floor too */
+	c->rift.rto_min = (u64)(rto_min_us ? rto_min_us : rto_initial_us) *
+			  NSEC_PER_USEC;
 	c->rift.rto_max = (u64)rto_max_us * NSEC_PER_USEC;
 	c->rift.max_retries = max_retries;
 	c->rift.probe_interval = (u64)probe_interval_ms * NSEC_PER_MSEC;
 	if (!c->rift.rto_initial || c->rift.rto_max < c->rift.rto_initial ||
 	    !c->rift.rto_min || c->rift.rto_max < c->rift.rto_min ||
 	    max_retries > MP_RIFT_MAX_RETRIES_LIMIT) {
-		pr_err("need 0 < rto_initial_us <= rto_max_us, 0 < rto_min_us <= rto_max_us and max_retries <= %u\n",
+		pr_err("need 0 < rto_initial_us <= rto_max_us, rto_min_us <= rto_max_us and max_retries <= %u\n",
 		       MP_RIFT_MAX_RETRIES_LIMIT);
 		return -EINVAL;
 	}
