@@ -355,11 +355,31 @@ static void test_rtt_estimator(void **state)
 	assert_true(mp_rift_peer_rto(r, 1) == 50 * MS);
 }
 
+/* The timer scan at t sends a again. */
+static void retransmit_at(struct mp_rift *r, struct mp_rift_entry *a, u64 t)
+{
+	struct mp_rift_entry *e;
+	unsigned int pos = 0;
+
+	assert_int_equal(mp_rift_poll(r, t, &pos, &e), MP_RIFT_RETRANSMIT);
+	assert_ptr_equal(e, a);
+}
+
+/* A response to a arrives at t; retx: it answers a retransmitted copy. */
+static void answer(struct mp_rift *r, struct mp_rift_entry *a, u64 t,
+		   bool retx)
+{
+	struct mp_rift_entry *e;
+
+	assert_int_equal(mp_rift_match(r, a->tag, a->sn, a->dst, t, retx, &e),
+			 0);
+	mp_rift_free(r, e);
+}
+
 static void test_which_copy(void **state)
 {
 	struct mp_rift *r = setup(8, 0);
 	struct mp_rift_entry *a, *e;
-	unsigned int pos;
 
 	/*
 	 * Sent again at 50 ms; the response to the first copy comes at
@@ -367,36 +387,22 @@ static void test_which_copy(void **state)
 	 * would drop it, and a slow path would never be measured).
 	 */
 	a = alloc_ok(r, 1, 0);
-	pos = 0;
-	assert_int_equal(mp_rift_poll(r, 50 * MS, &pos, &e),
-			 MP_RIFT_RETRANSMIT);
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 170 * MS, false,
-				       &e), 0);
-	mp_rift_free(r, e);
+	retransmit_at(r, a, 50 * MS);
+	answer(r, a, 170 * MS, false);
 	assert_true(r->peer[1].samples == 1);
 	assert_true(r->peer[1].srtt == 170 * MS);
 
 	/* The answer to the only retransmission times that copy. */
 	a = alloc_ok(r, 2, 0);
-	pos = 0;
-	assert_int_equal(mp_rift_poll(r, 50 * MS, &pos, &e),
-			 MP_RIFT_RETRANSMIT);
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 2, 53 * MS, true,
-				       &e), 0);
-	mp_rift_free(r, e);
+	retransmit_at(r, a, 50 * MS);
+	answer(r, a, 53 * MS, true);
 	assert_true(r->peer[2].srtt == 3 * MS);
 
 	/* After two retransmissions an answer to one of them is ambiguous. */
 	a = alloc_ok(r, 3, 0);
-	pos = 0;
-	assert_int_equal(mp_rift_poll(r, 50 * MS, &pos, &e),
-			 MP_RIFT_RETRANSMIT);
-	pos = 0;
-	assert_int_equal(mp_rift_poll(r, 150 * MS, &pos, &e),
-			 MP_RIFT_RETRANSMIT);
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 3, 160 * MS, true,
-				       &e), 0);
-	mp_rift_free(r, e);
+	retransmit_at(r, a, 50 * MS);
+	retransmit_at(r, a, 150 * MS);
+	answer(r, a, 160 * MS, true);
 	assert_true(r->peer[3].samples == 0);
 	assert_true(mp_rift_peer_rto(r, 3) == 50 * MS);
 
@@ -408,8 +414,7 @@ static void test_which_copy(void **state)
 				       &e), -EXDEV);
 	assert_true(r->peer[1].samples == 1 && r->peer[2].samples == 1);
 	/* A clock that went backwards gives no sample. */
-	assert_int_equal(mp_rift_match(r, a->tag, a->sn, 1, 199 * MS, false,
-				       &e), 0);
+	answer(r, a, 199 * MS, false);
 	assert_true(r->peer[1].samples == 1);
 }
 
