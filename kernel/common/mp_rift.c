@@ -47,14 +47,17 @@ void mp_rift_default_params(struct mp_rift_params *p)
 	p->max_retries = MP_RIFT_MAX_RETRIES;
 }
 
+/* rto doubled n times, saturated at max: no shift can overflow. */
+static u64 doubled(u64 rto, unsigned int n, u64 max)
+{
+	while (n-- && rto < max)
+		rto = rto > max / 2 ? max : rto * 2;
+	return rto < max ? rto : max;
+}
+
 u64 mp_rift_rto(const struct mp_rift_params *p, unsigned int n)
 {
-	u64 rto = p->rto_initial;
-
-	/* Doubling, saturated at rto_max: no shift can overflow. */
-	while (n-- && rto < p->rto_max)
-		rto = rto > p->rto_max / 2 ? p->rto_max : rto * 2;
-	return rto < p->rto_max ? rto : p->rto_max;
+	return doubled(p->rto_initial, n, p->rto_max);
 }
 
 u64 mp_rift_fail_time(const struct mp_rift_params *p)
@@ -84,11 +87,7 @@ u64 mp_rift_peer_rto(const struct mp_rift *r, u16 dst)
 /* Timeout after n retransmissions to dst: doubled per retransmission. */
 static u64 backoff(const struct mp_rift *r, u16 dst, unsigned int n)
 {
-	u64 rto = mp_rift_peer_rto(r, dst);
-
-	while (n-- && rto < r->p.rto_max)
-		rto = rto > r->p.rto_max / 2 ? r->p.rto_max : rto * 2;
-	return rto;
+	return doubled(mp_rift_peer_rto(r, dst), n, r->p.rto_max);
 }
 
 /*

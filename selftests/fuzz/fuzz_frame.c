@@ -183,8 +183,7 @@ static void complete(const struct mp_frame *f)
  */
 static void check_stamp(const u8 *buf, const struct mp_frame *f)
 {
-	const u8 *tr = buf + MP_ETH_HDR_LEN + mp_frame_payload_len(f);
-	u64 stamp = mp_get_be64(tr + offsetof(struct mp_eth_auth, stamp));
+	u64 stamp = frame_stamp(buf, f);
 	u64 now = s.now + MP_REPLAY_WINDOW * 4;
 	bool control = mp_frame_op_is_control(f->op);
 	u8 mac[6] = { 2, 0, 0, 0, 0, (u8)(f->src % MP_REPLAY_SENDERS) };
