@@ -246,7 +246,7 @@ int mp_frame_reply(const struct mp_frame *req, int status,
 	/*
 	 * Which copy it answers, for the requester's round-trip samples: a
 	 * response to the first copy times the whole round trip even when
-	 * the request was sent again meanwhile (mp_rift_match()).
+	 * the request was sent again meanwhile (mp_rift_answered()).
 	 */
 	r.flags = req->flags & MP_ETH_F_RETX;
 	r.src = req->dst;

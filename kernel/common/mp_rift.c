@@ -239,8 +239,8 @@ u16 mp_rift_ack(const struct mp_rift *r, u16 dst)
 	return dst < r->nr_peer ? r->peer[dst].done.base : 0;
 }
 
-int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src, u64 now,
-		  bool retx, struct mp_rift_entry **ep)
+int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
+		  struct mp_rift_entry **ep)
 {
 	struct mp_rift_entry *e;
 
@@ -258,13 +258,20 @@ int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src, u64 now,
 		return -ESTALE;
 	if (e->dst != src)
 		return -EXDEV;
-	r->peer[e->dst].unreachable = false;
-	if (!retx && now >= e->first_tx)
-		rtt_sample(r, &r->peer[e->dst], now - e->first_tx);
-	else if (retx && e->retries == 1 && now >= e->last_tx)
-		rtt_sample(r, &r->peer[e->dst], now - e->last_tx);
 	*ep = e;
 	return 0;
+}
+
+void mp_rift_answered(struct mp_rift *r, struct mp_rift_entry *e, u64 now,
+		      bool retx)
+{
+	struct mp_rift_peer *pp = &r->peer[e->dst];
+
+	pp->unreachable = false;
+	if (!retx && now >= e->first_tx)
+		rtt_sample(r, pp, now - e->first_tx);
+	else if (retx && e->retries == 1 && now >= e->last_tx)
+		rtt_sample(r, pp, now - e->last_tx);
 }
 
 void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e)

@@ -130,20 +130,28 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 u16 mp_rift_ack(const struct mp_rift *r, u16 dst);
 
 /*
- * Find the entry a response (tag, sn) from device src, received at now,
- * answers; retx: the response says it answers a retransmitted copy
- * (F_RETX echoed). On success the peer counts as reachable again, and the
- * response gives a round-trip sample when it is clear which copy it
- * answers: the first one (now - first_tx, however often the request was
- * sent again: the sample Karn's rule would lose, and the slow ones that
- * caused the retransmissions), or the only retransmission (now - last_tx).
+ * Find the entry a response (tag, sn) from device src answers; nothing
+ * changes until the caller has checked the response against the entry
+ * (mp_frame_match_response()) and calls mp_rift_answered().
  * -EINVAL tag out of range, -ENOENT no request in flight under that tag
  * (late or unknown), -ESTALE the tag is in flight with another SN (a late
  * response to an earlier use of the slot), -EXDEV the SN matches but the
  * request went to another device.
  */
-int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src, u64 now,
-		  bool retx, struct mp_rift_entry **ep);
+int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
+		  struct mp_rift_entry **ep);
+
+/*
+ * A response that answers e arrived at now; retx: it says it answers a
+ * retransmitted copy (F_RETX echoed). The peer counts as reachable again,
+ * and the response gives a round-trip sample when it is clear which copy
+ * it answers: the first one (now - first_tx, however often the request
+ * was sent again: the sample Karn's rule would lose, and the slow ones
+ * that caused the retransmissions), or the only retransmission
+ * (now - last_tx).
+ */
+void mp_rift_answered(struct mp_rift *r, struct mp_rift_entry *e, u64 now,
+		      bool retx);
 
 /* Release a (completed, failed or aborted) entry; its SN becomes finished. */
 void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e);

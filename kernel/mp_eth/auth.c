@@ -87,6 +87,13 @@ void mpe_auth_sign(struct mpe *m, const struct mpe_keys *k,
 			   tr + TOFF(tag));
 }
 
+/* The trailer of a received frame with MP_ETH_F_AUTH (after its payload). */
+static const u8 *mpe_trailer(const struct sk_buff *skb,
+			     const struct mp_frame *f)
+{
+	return skb->data + MP_ETH_HDR_LEN + mp_frame_payload_len(f);
+}
+
 /* A frame under a valid tag: is it fresh? NULL or the drop counter. */
 static atomic64_t *mpe_auth_fresh(struct mpe *m, const u8 *src_mac,
 				  const u8 *tr, const struct mp_frame *f)
@@ -131,7 +138,7 @@ atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 		return k && k->tx >= 0 ? &m->drops.no_tag : NULL;
 	if (!k || skb_mac_header(skb) + ETH_HLEN != skb->data)
 		return &m->drops.bad_tag;
-	tr = skb->data + MP_ETH_HDR_LEN + mp_frame_payload_len(f);
+	tr = mpe_trailer(skb, f);
 	from = skb_mac_header(skb) + ETH_ALEN;
 	id = get_unaligned_be32(tr + TOFF(key_id));
 	for (i = 0; i < MPE_KEYS; i++)
@@ -154,8 +161,7 @@ u64 mpe_auth_stamp(const struct sk_buff *skb, const struct mp_frame *f)
 {
 	if (!(f->flags & MP_ETH_F_AUTH))
 		return 0;
-	return get_unaligned_be64(skb->data + MP_ETH_HDR_LEN +
-				  mp_frame_payload_len(f) + TOFF(stamp));
+	return get_unaligned_be64(mpe_trailer(skb, f) + TOFF(stamp));
 }
 
 /* Bytes every frame we send gives the trailer (0 without a key). */

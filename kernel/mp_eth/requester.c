@@ -291,12 +291,12 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 
 	spin_lock(&m->rift_lock);
 	st->rx++;
-	ret = mp_rift_match(&m->rift, f->tag, f->sn, f->src, ktime_get_ns(),
-			    f->flags & MP_ETH_F_RETX, &e);
+	ret = mp_rift_match(&m->rift, f->tag, f->sn, f->src, &e);
 	if (ret || mp_frame_match_response(f, e->op, e->offset, e->len)) {
 		st->stale_responses++;
 		goto out;
 	}
+	mp_rift_answered(&m->rift, e, ktime_get_ns(), f->flags & MP_ETH_F_RETX);
 	x = e->ctx;
 	if (f->op == MP_ETH_OP_NAK) {
 		st->naks++;

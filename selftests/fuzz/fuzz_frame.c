@@ -154,25 +154,29 @@ static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
 static void complete(const struct mp_frame *f)
 {
 	struct mp_rift_entry *e;
-	u64 rto;
+	u64 samples, rto;
 	int ret;
 
-	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, s.now,
-			    f->flags & MP_ETH_F_RETX, &e);
+	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, &e);
 	if (ret) {
 		CHECK(ret == -EINVAL || ret == -ENOENT || ret == -ESTALE ||
 		      ret == -EXDEV);
 		return;
 	}
 	CHECK(e->valid && e->dst == f->src && e->sn == f->sn);
-	/* the measured timeout stays within its bounds */
-	rto = mp_rift_peer_rto(&s.rift, e->dst);
-	CHECK(rto >= s.rift.p.rto_min && rto <= s.rift.p.rto_max);
+	samples = s.rift.peer[e->dst].samples;
 	ret = mp_frame_match_response(f, e->op, e->offset, e->len);
 	CHECK(ret == 0 || ret == -EPROTO || ret == -EBADMSG);
 	/* Only a response that belongs to the request completes it. */
-	if (!ret)
-		mp_rift_free(&s.rift, e);
+	if (ret) {
+		CHECK(s.rift.peer[e->dst].samples == samples);
+		return;
+	}
+	mp_rift_answered(&s.rift, e, s.now, f->flags & MP_ETH_F_RETX);
+	/* the measured timeout stays within its bounds */
+	rto = mp_rift_peer_rto(&s.rift, e->dst);
+	CHECK(rto >= s.rift.p.rto_min && rto <= s.rift.p.rto_max);
+	mp_rift_free(&s.rift, e);
 }
 
 /*

@@ -248,8 +248,7 @@ static void requester_rx(const u8 *buf, size_t len)
 	assert_int_equal(mp_frame_decode(buf, len, MAX_PAYLOAD, &f), 0);
 	assert_true(mp_frame_op_is_response(f.op));
 	m.rq.rx++;
-	ret = mp_rift_match(&m.rift, f.tag, f.sn, f.src, m.now,
-			    f.flags & MP_ETH_F_RETX, &e);
+	ret = mp_rift_match(&m.rift, f.tag, f.sn, f.src, &e);
 	if (ret) {
 		assert_true(ret == -ENOENT || ret == -ESTALE);
 		m.rq.stale_responses++;
@@ -257,6 +256,7 @@ static void requester_rx(const u8 *buf, size_t len)
 	}
 	assert_int_equal(mp_frame_match_response(&f, e->op, e->offset,
 						 e->len), 0);
+	mp_rift_answered(&m.rift, e, m.now, f.flags & MP_ETH_F_RETX);
 	id = (unsigned int)(uintptr_t)e->ctx;
 	assert_true(e->offset == (u64)id * 8);
 	if (f.op == MP_ETH_OP_READ_RESP)

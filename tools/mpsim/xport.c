@@ -175,11 +175,11 @@ static int xs_requester(struct xsim *x, u32 p, const u8 *buf, u32 len)
 	if (mp_frame_decode(buf, len, x->max_payload, &f) ||
 	    !mp_frame_op_is_response(f.op))
 		return -EPROTO;
-	if (mp_rift_match(&r->rift, f.tag, f.sn, f.src, x->now,
-			  f.flags & MP_ETH_F_RETX, &e))
+	if (mp_rift_match(&r->rift, f.tag, f.sn, f.src, &e))
 		return 0;	/* a late duplicate */
 	if (mp_frame_match_response(&f, e->op, e->offset, e->len))
 		return -EPROTO;
+	mp_rift_answered(&r->rift, e, x->now, f.flags & MP_ETH_F_RETX);
 	c = (u32)(uintptr_t)e->ctx;
 	if (f.op == MP_ETH_OP_READ_RESP) {
 		memcpy(r->back + f.offset, buf + MP_ETH_HDR_LEN, f.len);
