@@ -68,7 +68,7 @@ check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" \
 	"load_cmm_mp && load_mp_eth netdev=eth0"
 check "pool formed: runtime, 2 devices up" wait_until 120 runtime_with 2
-check "barrier 1: every device answers" mpe_test barrier 1 120
+check "barrier 1: every device answers" mpe_test barrier 1 $((120 * SLOW))
 GEN=$(cat $D/generation)
 diag "generation $GEN"
 if [ "$MP_HOST" = 0 ]; then
@@ -116,4 +116,4 @@ else
 		"test \$(( \$(peer_stat 0 out_of_window) + \$(peer_stat 0 duplicates) )) -gt ${O0:-0}"
 fi
 [ "$MP_HOST" = 0 ] && check "A tells C it is done" sig send verdict 120
-check "barrier 2" mpe_test barrier 2 120
+check "barrier 2" mpe_test barrier 2 $((120 * SLOW))
