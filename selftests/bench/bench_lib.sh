@@ -45,7 +45,7 @@ bench_pool() {
 	modprobe virtio_net && ip link set eth0 up &&
 	load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 &&
 	wait_until 180 "test \"\$(cat /sys/class/cmm_mp/mp0/pool_state)\" = runtime && test \$(bench_devs_up) = $MP_HOSTS" &&
-	mpe_test barrier 1 180
+	barrier 1 180
 }
 
 # bench_ip: an address on eth0 for the TCP peers (NBD): 10.77.0.<host + 1>

@@ -24,8 +24,8 @@ if [ "$MP_HOST" = 1 ]; then
 	exportname = /tmp/nbd.img
 	EOC
 	check "nbd-server exports a 128 MiB file" \
-		"truncate -s 128M /tmp/nbd.img && nbd-server -C /tmp/nbd.conf && mpe_test barrier 2 300"
-	check "host 0 done" mpe_test barrier 3 1800
+		"truncate -s 128M /tmp/nbd.img && nbd-server -C /tmp/nbd.conf && barrier 2 300"
+	check "host 0 done" barrier 3 1800
 	exit 0
 fi
 
@@ -62,7 +62,7 @@ tap_plan 8
 check "pool of 2 formed" bench_pool
 check "10.77.0.1 on eth0" bench_ip
 check "NBD: /dev/nbd0 from host 1" \
-	"mpe_test barrier 2 300 && bench_nbd"
+	"barrier 2 300 && bench_nbd"
 if bench_online_as $SEG blk && [ -b /dev/mpb$SEG ]; then
 	check "fio on /dev/mpb$SEG" fio_run mpb /dev/mpb$SEG
 	check "/dev/mpb$SEG: crc32c-verified write and read back" fio_verify /dev/mpb$SEG
@@ -72,5 +72,5 @@ else
 fi
 check "fio on /dev/nbd0" fio_run nbd /dev/nbd0
 check "/dev/nbd0: crc32c-verified write and read back" fio_verify /dev/nbd0
-check "barrier: done" "nbd-client -d /dev/nbd0; mpe_test barrier 3 1800"
+check "barrier: done" "nbd-client -d /dev/nbd0; barrier 3 1800"
 bench_emit

@@ -27,8 +27,8 @@ if [ "$MP_HOST" = 1 ]; then
 	check "nbd-server exports a 128 MiB file" \
 		"truncate -s 128M /tmp/nbd.img && nbd-server -C /tmp/nbd.conf"
 	# host 0 runs every redis case before NBD's: many minutes under load
-	check "host 0 reached the NBD case" mpe_test barrier 2 3000
-	check "host 0 done" mpe_test barrier 3 3600
+	check "host 0 reached the NBD case" barrier 2 3000
+	check "host 0 done" barrier 3 3600
 	exit 0
 fi
 
@@ -101,6 +101,6 @@ else
 	skip "no /dev/mpb in this tree"
 fi
 check "swap on NBD: redis under memory.max=$SWAP_LIMIT, sentinel intact" \
-	"mpe_test barrier 2 300 && bench_nbd && swap_run swapnbd /dev/nbd0"
-check "barrier: done" "nbd-client -d /dev/nbd0; mpe_test barrier 3 3600"
+	"barrier 2 300 && bench_nbd && swap_run swapnbd /dev/nbd0"
+check "barrier: done" "nbd-client -d /dev/nbd0; barrier 3 3600"
 bench_emit

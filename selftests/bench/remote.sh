@@ -20,7 +20,7 @@ GSAT_MB=${BENCH_REMOTE_GSAT_MB:-96}
 if [ "$MP_HOST" = 1 ]; then
 	tap_plan 2
 	check "pool of 2 formed" bench_pool
-	check "host 0 done" mpe_test barrier 2 1200
+	check "host 0 done" barrier 2 1200
 	exit 0
 fi
 tap_plan 6
@@ -38,5 +38,5 @@ else
 	res remote_gsat_errors "$(sed -n 's/.*hardware incidents, \([0-9]*\) errors.*/\1/p' /tmp/gsat | head -n1)"
 	check "segment $SEG offline again" mpctl offline $SEG
 fi
-check "barrier: done" mpe_test barrier 2 1200
+check "barrier: done" barrier 2 1200
 bench_emit

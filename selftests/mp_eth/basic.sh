@@ -14,7 +14,7 @@ P=$(( (MP_HOST + 1) % MP_HOSTS ))
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth load (devid $MP_HOST, peers $(mpe_macs))" mpe_load
 check "segment 1 online as System RAM here" mpctl online 1
-check "barrier: every peer answers" mpe_test barrier 1 120
+check "barrier: every peer answers" barrier 1 120
 check "rand: 1 B .. 8 MiB to device $P, verified" \
 	mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 96M -j 2 -S "$MP_HOST"
 check "local path: own device id is served without the network" \
@@ -31,6 +31,6 @@ check "round trip measured: $(peer_stat $P rtt_samples) samples, srtt $(peer_sta
 	"test \$(peer_stat $P rtt_samples) -gt 0 && test \$(peer_stat $P srtt_us) -gt 0 && test \$(peer_stat $P rto_us) -ge 50000 && test \$(peer_stat $P rto_us) -le 800000"
 check "mpctl stats: peer $P over netlink, tx counted, 2 naks" \
 	"mpctl stats -p $P | tee /dev/stderr | grep -q '\"naks\": *2' && mpctl stats | grep -q '\"tx\": *[1-9]'"
-check "end barrier" mpe_test barrier 2 120
+check "end barrier" barrier 2 120
 check "mp_eth unloads, segment offline, cmm_mp unloads" \
 	"rmmod mp_eth && mpctl offline 1 && rmmod cmm_mp"

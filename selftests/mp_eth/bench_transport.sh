@@ -29,7 +29,7 @@ tap_plan 4
 check "eth0 up (MTU ${MP_MTU:-1500}), mp_eth loaded" "mpe_net && mpe_load poll_us=${BENCH_POLL_US:-2000}"
 check "Soft-RoCE rxe0 on eth0 (10.77.0.$((MP_HOST + 1))/24)" \
 	"ip addr add 10.77.0.$((MP_HOST + 1))/24 dev eth0 && modprobe crc32_generic && modprobe rdma_rxe && modprobe rdma_ucm && rdma link add rxe0 type rxe netdev eth0"
-check "barrier" mpe_test barrier 1 120
+check "barrier" barrier 1 120
 
 # Every perftest pair has its own port, and every server listens before
 # host 0 starts. Now and then a perftest 4.5 client faults in librdmacm
@@ -61,7 +61,7 @@ if [ "$MP_HOST" = 1 ]; then
 	sleep 5
 	mpe_test signal 0 1 $READY 120
 	# host 0 is done; a server whose client failed still waits: end it
-	mpe_test barrier 2 1500
+	barrier 2 1500
 	rc=$?
 	kill $pids 2> /dev/null
 	cat /tmp/srv.* >&2
@@ -123,4 +123,4 @@ for t in ib_read_bw ib_write_bw ib_send_bw; do
 	k=${t#ib_}
 	res rxe_${k%_bw}_MiBps "$(ibcol 8388608 4)"
 done
-check "end barrier" mpe_test barrier 2 1500
+check "end barrier" barrier 2 1500

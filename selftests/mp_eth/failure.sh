@@ -48,7 +48,7 @@ else
 fi
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth load" mpe_load
-check "barrier: every peer answers" mpe_test barrier 1 120
+check "barrier: every peer answers" barrier 1 120
 # The timeline is in units of K: 1 with the default timers, more where they
 # are stretched (the debug kernel, lib.sh), so that an outage still
 # outlasts the failure bound and the stream outlasts the outage.

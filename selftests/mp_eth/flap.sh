@@ -46,7 +46,7 @@ check "cmm_mp and mp_eth load, retransmission budget ~11 s" \
 	mpe_load rto_initial_us=20000 rto_max_us=400000 max_retries=30
 check "netem loss 20% on eth0" \
 	"modprobe sch_netem && tc qdisc replace dev eth0 root netem loss 20%"
-check "barrier: both hosts answer" mpe_test barrier 1 180
+check "barrier: both hosts answer" barrier 1 180
 
 if [ "$MP_HOST" = 1 ]; then
 	flap "$FLAPS" 1

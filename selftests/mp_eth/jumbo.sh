@@ -33,11 +33,11 @@ check "eth0 up with MTU 9000 (vmrun --mtu 9000: virtio host_mtu)" \
 # --- capped to MTU 1500
 check "mp_eth with mtu=1500: 1468 bytes per frame" \
 	"mpe_load mtu=1500 && test \$(info_val max_payload) = 1468"
-check "barrier 1" mpe_test barrier 1 120
+check "barrier 1" barrier 1 120
 F0=$(frames)
 check "8 MiB written and read back at 1468 B/frame, checksums equal" xfer8 1
 # after the barrier the peer's transfer is counted too, whatever its pace
-check "barrier 2" mpe_test barrier 2 120
+check "barrier 2" barrier 2 120
 F1500=$(( $(frames) - F0 ))
 diag "frames at 1468 B: $F1500"
 check "mp_eth unloads" rmmod mp_eth
@@ -45,10 +45,10 @@ check "mp_eth unloads" rmmod mp_eth
 # --- the port's MTU
 check "mp_eth with the port's MTU: 8968 bytes per frame" \
 	"load_mp_eth netdev=eth0 devid=$MP_HOST peers=$(mpe_macs) && test \$(info_val max_payload) = 8968"
-check "barrier 3" mpe_test barrier 3 120
+check "barrier 3" barrier 3 120
 F0=$(frames)
 check "8 MiB written and read back at 8968 B/frame, checksums equal" xfer8 2
-check "barrier 4" mpe_test barrier 4 120
+check "barrier 4" barrier 4 120
 F9000=$(( $(frames) - F0 ))
 diag "frames at 8968 B: $F9000 (at 1468 B: $F1500)"
 # each host writes and reads 8 MiB of the other: per host at least
@@ -63,6 +63,6 @@ check "an MTU change under mp_eth is refused, clearly" \
 	"! ip link set eth0 mtu 1500 2>/tmp/e && cat /tmp/e && dmesg | grep -q 'MTU change refused' && test \$(mtu) = 9000"
 check "still 8968 bytes per frame and serving" \
 	"test \$(info_val max_payload) = 8968 && xfer8 3"
-check "barrier 5" mpe_test barrier 5 120
+check "barrier 5" barrier 5 120
 check "after unloading mp_eth the MTU can change" \
 	"rmmod mp_eth && ip link set eth0 mtu 1500 && test \$(mtu) = 1500 && rmmod cmm_mp"

@@ -61,12 +61,12 @@ check "eth0 up (virtio_net)" mpe_net
 # a slow machine, and must be refused by the receive window, not by age
 check "cmm_mp and mp_eth (static table of A and B) load" \
 	"load_cmm_mp && load_mp_eth netdev=eth0 devid=$MP_HOST peers=52:54:00:6d:70:01,52:54:00:6d:70:02 replay_window_ms=600000"
-check "barrier 1, no key" mpe_test barrier 1 120
+check "barrier 1, no key" barrier 1 120
 check "key 1 accepted, not yet used: frames still untagged" \
 	"mpctl key set -a -i 7 /tmp/k1 && test \"\$(cat $KEYS)\" = 7 && test \$(info_val max_payload) = 1444"
-check "barrier 2" mpe_test barrier 2 120
+check "barrier 2" barrier 2 120
 check "key 1 signs every frame" "mpctl key set -i 7 < /tmp/k1 && test \"\$(cat $KEYS)\" = '7*'"
-check "barrier 3, tagged" mpe_test barrier 3 120
+check "barrier 3, tagged" barrier 3 120
 # Between one host's 'key set' and the other's, the first drops the
 # other's untagged frames (they are retransmitted): count from here on.
 sleep 1
@@ -119,15 +119,15 @@ fi
 mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 16M -S $((MP_HOST + 9)) > /tmp/rand.out 2>&1 &
 RAND=$!
 check "rotation, step 1: key 2 accepted everywhere" \
-	"mpctl key set -a -i 8 /tmp/k2 && mpe_test barrier 4 120 && test \"\$(cat $KEYS)\" = '7* 8'"
+	"mpctl key set -a -i 8 /tmp/k2 && barrier 4 120 && test \"\$(cat $KEYS)\" = '7* 8'"
 check "rotation, step 2: key 2 signs everywhere" \
-	"mpctl key set -i 8 /tmp/k2 && mpe_test barrier 5 120 && test \"\$(cat $KEYS)\" = '7 8*'"
+	"mpctl key set -i 8 /tmp/k2 && barrier 5 120 && test \"\$(cat $KEYS)\" = '7 8*'"
 check "the transfers running through the rotation: verified, no error" \
 	"wait $RAND; r=\$?; cat /tmp/rand.out; test \$r = 0 && grep -q ' 0 mismatches, 0 errors' /tmp/rand.out"
 check "nothing left in flight" "test \$(info_val inflight) = 0"
 check "the key is in no kernel log line and no sysfs file of mp_eth" \
 	"! dmesg | grep -qi -e $K1 -e $K2 -e 0011223344 && ! grep -rqs -e $K1 -e $K2 /sys/class/misc/mp_eth/ /sys/module/mp_eth/"
 [ "$MP_HOST" = 0 ] && check "A tells C it is done" sig send verdict 120
-check "barrier 6" mpe_test barrier 6 120
+check "barrier 6" barrier 6 120
 check "key clear, mp_eth unloads (the key is wiped)" \
 	"mpctl key clear && test \"\$(cat $KEYS)\" = none && rmmod mp_eth"

@@ -36,7 +36,7 @@ mpe_load() {
 # end_barrier TOKEN SECS: the last barrier of a lossy scenario; then stay
 # for the retransmission budget, so that a peer whose last acknowledgment
 # was lost is still answered (mpe_test linger)
-end_barrier() { mpe_test barrier "$1" "$2" && mpe_test linger; }
+end_barrier() { barrier "$1" "$2" && mpe_test linger; }
 peer_stat() { mpe_test peer "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 info_val() { mpe_test info | awk -v k="$1" '$1 == k { print $2 }'; }
 

@@ -20,7 +20,7 @@ check "cmm_mp and mp_eth load, start_sn=0xFFF0" \
 	mpe_load start_sn=0xFFF0 rto_initial_us=20000 rto_max_us=400000 max_retries=10
 check "netem loss 5% duplicate 2% reorder 25% delay 1ms on eth0" mpe_netem
 tc qdisc show dev eth0 >&2
-check "barrier: every peer answers" mpe_test barrier 1 120
+check "barrier: every peer answers" barrier 1 120
 check "rand under netem: >= 128 MiB to device $P, verified, no error" \
 	"mpe_test rand -d $P -r $(region "$MP_HOST") -s $REGION_SIZE -b 96M -j 2 -S $((MP_HOST + 10)) | tee /tmp/rand.out"
 moved=$(sed -n 's/.*moved \([0-9]*\) MiB.*/\1/p' /tmp/rand.out)

@@ -43,9 +43,9 @@ check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load, key 7 signs every frame" \
 	"load_cmm_mp && load_keyed"
 check "pool formed under the key: runtime, 2 devices up" wait_until 120 runtime_with 2
-check "barrier 1" mpe_test barrier 1 120
+check "barrier 1" barrier 1 120
 [ "$MP_HOST" = 0 ] && check "C listens" "sig send capture 400 && sig wait capturing 120"
-check "barrier 2: C captures" mpe_test barrier 2 120
+check "barrier 2: C captures" barrier 2 120
 # a few heartbeats of this round, then B leaves and comes back
 sleep 3
 G1=$(gen)
@@ -59,7 +59,7 @@ else
 	check "A: a newer generation" "wait_until 60 'test \$(gen) != $G1'"
 fi
 check "pool re-formed: runtime, 2 devices up" wait_until 120 runtime_with 2
-check "barrier 3" mpe_test barrier 3 120
+check "barrier 3" barrier 3 120
 [ "$MP_HOST" = 0 ] && check "C may replay what it captured" "sleep 2 && sig send attack 120"
 G2=$(gen)
 R0=$(( $(drop replayed) + $(drop stale_stamp) ))
@@ -70,6 +70,6 @@ check "no new round: generation still $G2, 2 devices up" \
 	"test \$(gen) = $G2 && runtime_with 2"
 check "the replayed control frames were refused (replayed + stale_stamp grew by >= 5)" \
 	"test \$(( \$(drop replayed) + \$(drop stale_stamp) - $R0 )) -ge 5"
-check "the data path still serves: barrier 4" mpe_test barrier 4 120
+check "the data path still serves: barrier 4" barrier 4 120
 [ "$MP_HOST" = 0 ] && check "A tells C it is done" sig send verdict 120
 check "key clear, mp_eth unloads" "mpctl key clear && rmmod mp_eth"

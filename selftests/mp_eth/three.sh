@@ -15,7 +15,7 @@ check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth load, start_sn=0xFFF0" \
 	mpe_load start_sn=0xFFF0 rto_initial_us=20000 rto_max_us=400000 max_retries=10
 check "netem on eth0" mpe_netem
-check "barrier: every peer answers" mpe_test barrier 1 180
+check "barrier: every peer answers" barrier 1 180
 pids=
 for p in $(others); do
 	mpe_test rand -d "$p" -r "$(region "$MP_HOST")" -s $((16 * MIB)) -b 24M -m 8M \

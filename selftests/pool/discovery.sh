@@ -35,7 +35,7 @@ hash_barrier() {	# TOKEN_BASE: every host meets with the hash of its view
 	pool_section > /tmp/pool.$1
 	h=$(pool_hash)
 	diag "pool section hash $h (generation $(gen))"
-	mpe_test barrier "0x$h" 60 || return 1
+	barrier "0x$h" 60 || return 1
 	# a slot holds one token: let the slowest host read this one before
 	# anybody signals the next barrier
 	sleep 2
@@ -47,7 +47,7 @@ check "cmm_mp loads ($MP_POOL_MEM), mp_eth loads without peers=: discovery" \
 	"load_cmm_mp && load_eth"
 check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
 diag "generation $(gen), device $(cat $D/device_id), first segment $(cat $D/first_segment)"
-check "data path: every device answers (barrier)" mpe_test barrier 1 120
+check "data path: every device answers (barrier)" barrier 1 120
 check "device id = rank of the chip id (host $MP_HOST, chip $(cat $D/chip_id))" \
 	"test \$(cat $D/device_id) = $MP_HOST && test \$(cat $D/chip_id) = 0x5254006d700$((MP_HOST + 1))"
 mpctl list -D -v >&2
@@ -71,7 +71,7 @@ if [ "$MP_HOST" = 1 ]; then
 fi
 
 # --- leave and come back
-check "barrier before host 2 leaves" mpe_test barrier 2 120
+check "barrier before host 2 leaves" barrier 2 120
 G1=$(gen)
 if [ "$MP_HOST" = 2 ]; then
 	check "host 2: mp_eth unloaded for 20 s, loaded again" \
@@ -91,7 +91,7 @@ check "pool back: runtime, 3 devices up" wait_until 60 runtime_with 3
 check "pool section identical on every host again" hash_barrier 2
 
 # --- a duplicate chip id
-check "barrier before the duplicate" mpe_test barrier 3 120
+check "barrier before the duplicate" barrier 3 120
 if [ "$MP_HOST" = 2 ]; then
 	check "host 2 reloads with host 0's chip id" \
 		"rmmod mp_eth && rmmod cmm_mp && load_cmm_mp chip_id=0x5254006d7001 && load_eth"
@@ -104,4 +104,4 @@ if [ "$MP_HOST" = 2 ]; then
 fi
 check "pool re-formed without the duplicate: 3 devices up" wait_until 90 runtime_with 3
 check "final: pool section identical on every host" hash_barrier 3
-check "end barrier" mpe_test barrier 4 120
+check "end barrier" barrier 4 120

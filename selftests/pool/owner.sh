@@ -33,14 +33,14 @@ case $MP_HOST in 0) tap_plan 15 ;; 1) tap_plan 19 ;; *) tap_plan 13 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
-check "barrier: every device answers" mpe_test barrier 1 120
+check "barrier: every device answers" barrier 1 120
 mpctl list -s $SEG >&2
 
 if [ "$MP_HOST" = 0 ]; then
 	check "A onlines segment $SEG (backed by C): owned by A" \
 		"mpctl online $SEG && owner_is 0"
 fi
-check "barrier after A's online" mpe_test barrier 2 120
+check "barrier after A's online" barrier 2 120
 if [ "$MP_HOST" = 1 ]; then
 	check "B's online of segment $SEG fails with EBUSY naming A" \
 		"! mpctl online $SEG 2>/tmp/err; cat /tmp/err; grep -q 'owned by device 0' /tmp/err && grep -q 'busy' /tmp/err"
@@ -50,7 +50,7 @@ if [ "$MP_HOST" = 0 ]; then
 	check "A writes a pattern to segment $SEG through the transport and reads it back" \
 		"mpe_test signal 2 $SLOT 0x5a5a 10 && word0 && test \"\$(word0)\" != 0000000000000000"
 fi
-check "barrier after the pattern" mpe_test barrier 3 120
+check "barrier after the pattern" barrier 3 120
 if [ "$MP_HOST" = 1 ]; then
 	R0=$(peer_stat 2 refused)
 	check "B's read of segment $SEG is refused: EACCES" \
@@ -60,7 +60,7 @@ if [ "$MP_HOST" = 1 ]; then
 	check "B cannot offline A's segment: clear error" \
 		"! mpctl offline $SEG 2>/tmp/err; cat /tmp/err; grep -q 'owned by device 0' /tmp/err"
 fi
-check "barrier before A's offline" mpe_test barrier 4 120
+check "barrier before A's offline" barrier 4 120
 if [ "$MP_HOST" = 2 ]; then
 	check "C counted the refusal of B's request" "test \$(peer_stat 1 refused) -ge 1"
 fi
@@ -68,14 +68,14 @@ if [ "$MP_HOST" = 0 ]; then
 	check "A offlines segment $SEG: released" \
 		"mpctl offline $SEG && test \"\$(seg_state)\" = offline"
 fi
-check "barrier after A's offline" mpe_test barrier 5 120
+check "barrier after A's offline" barrier 5 120
 if [ "$MP_HOST" = 1 ]; then
 	check "B onlines segment $SEG: owned by B" "mpctl online $SEG && owner_is 1"
 	check "B reads zeros: C zeroed it on hand-over" \
 		"word0; test \"\$(word0)\" = 0000000000000000"
 	check "B offlines it" "mpctl offline $SEG"
 fi
-check "barrier before the race" mpe_test barrier 6 120
+check "barrier before the race" barrier 6 120
 
 # --- the race: A and B online segment 5 at the same moment
 # A barrier slot keeps the token it replaced too, so a host one barrier
@@ -86,13 +86,13 @@ pause
 bad=0
 r=1
 while [ $r -le $ROUNDS ]; do
-	mpe_test barrier $((100 + r)) 120 || bad=$((bad + 1))
+	barrier $((100 + r)) 120 || bad=$((bad + 1))
 	res=skip
 	if [ "$MP_HOST" -le 1 ]; then
 		if mpctl online $SEG >/dev/null 2>/tmp/err; then res=won; else res=lost; fi
 	fi
 	pause
-	mpe_test barrier $((200 + r)) 120 || bad=$((bad + 1))
+	barrier $((200 + r)) 120 || bad=$((bad + 1))
 	o=$(seg_owner)
 	diag "round $r: host $MP_HOST $res, owner $o"
 	case $res in
@@ -102,10 +102,10 @@ while [ $r -le $ROUNDS ]; do
 	*) [ "$o" = 0 ] || [ "$o" = 1 ] || bad=$((bad + 1)) ;;
 	esac
 	pause
-	mpe_test barrier $((300 + r)) 120 || bad=$((bad + 1))
+	barrier $((300 + r)) 120 || bad=$((bad + 1))
 	if [ "$res" = won ]; then mpctl offline $SEG >/dev/null || bad=$((bad + 1)); fi
 	pause
 	r=$((r + 1))
 done
 check "race: $ROUNDS rounds, exactly one owner each time" test $bad = 0
-check "end barrier" mpe_test barrier 7 120
+check "end barrier" barrier 7 120

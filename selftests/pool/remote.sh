@@ -31,7 +31,7 @@ case $MP_HOST in 0) tap_plan 19 ;; 1) tap_plan 17 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
-check "barrier: every device answers" mpe_test barrier 1 120
+check "barrier: every device answers" barrier 1 120
 
 if [ "$MP_HOST" = 0 ]; then
 	check "--as ram on remote segment 3 fails clearly" \
@@ -65,7 +65,7 @@ if [ "$MP_HOST" = 0 ]; then
 	check "the mapping's module reference is gone with it" \
 		"test \$(cat /sys/module/cmm_mp/refcnt) = $REF0"
 fi
-check "barrier after A's offline" mpe_test barrier 2 300
+check "barrier after A's offline" barrier 2 300
 
 if [ "$MP_HOST" = 1 ]; then
 	check "B onlines segment $SEG --as dax: owner 1" \
@@ -86,10 +86,10 @@ if [ "$MP_HOST" = 1 ]; then
 	check "every host's list would name B: owner 1 here" "seg_has $SEG '\"owner\":1'"
 	check "B offlines segment $SEG" "mpctl offline $SEG && test ! -e $DEV"
 fi
-check "barrier after B's offline" mpe_test barrier 3 300
+check "barrier after B's offline" barrier 3 300
 if [ "$MP_HOST" = 2 ]; then
 	check "C (backing device) lists segment $SEG offline, no owner" \
 		"seg_has $SEG '\"state\":\"offline\"' && ! seg_has $SEG owner"
 	check "C never mapped it: no /dev/mps$SEG here" "test ! -e $DEV"
 fi
-check "end barrier" mpe_test barrier 4 120
+check "end barrier" barrier 4 120

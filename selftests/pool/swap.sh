@@ -55,7 +55,7 @@ case $MP_HOST in 0) tap_plan 32 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 2 devices up" wait_until 90 runtime_with 2
-check "barrier: every device answers" mpe_test barrier 1 120
+check "barrier: every device answers" barrier 1 120
 
 if [ "$MP_HOST" = 0 ]; then
 	check "A onlines segment $SEG (backed by B) as a block device: $DEV" online_blk
@@ -124,12 +124,12 @@ if [ "$MP_HOST" = 0 ]; then
 	check "offline: $DEV removed, segment released" \
 		"mpctl offline $SEG && ! test -e $DEV && ! test -e $SYS"
 fi
-check "barrier after A's offline" mpe_test barrier 2 600
+check "barrier after A's offline" barrier 2 600
 if [ "$MP_HOST" = 1 ]; then
 	check "B reads the ext4 magic (53 ef) at byte 1080 of segment $SEG in its DRAM" \
 		"test \"\$(mpe_test read 1 $((OFF + 1080)) 2)\" = '53 ef'"
 fi
-check "barrier after B's read" mpe_test barrier 3 120
+check "barrier after B's read" barrier 3 120
 if [ "$MP_HOST" = 0 ]; then
 	check "A onlines segment $SEG as $DEV again" online_blk
 	check "the file is there, same checksum: it lived in B's memory" \
@@ -138,7 +138,7 @@ if [ "$MP_HOST" = 0 ]; then
 		 umount /mnt/mpb"
 fi
 gen0=$(cat $D/generation)
-check "barrier before B leaves" mpe_test barrier 4 120
+check "barrier before B leaves" barrier 4 120
 
 # --- errors: the backing device leaves while the disk exists
 if [ "$MP_HOST" = 1 ]; then
