@@ -154,8 +154,9 @@ static void mp_dax_remove(struct dev_dax *dev_dax)
 		dev_err(dev, "%s is in use (segments online or held): it stays, with its claim of the range, until they are offline and cmm_mp is unloaded (or %s is bound again)\n",
 			d->name, dev_name(dev));
 	} else {
-		mp_dev_destroy(d);
+		/* before mp_dev_destroy(), which frees d and its name */
 		dev_info(dev, "%s removed, range released\n", d->name);
+		mp_dev_destroy(d);
 	}
 	dev_set_drvdata(dev, NULL);
 	mutex_unlock(&mp_dax_lock);
