@@ -44,12 +44,15 @@ skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
 diag() { echo "# $*"; }
 
 # wait_until SECONDS CODE: poll CODE (eval'ed) every 0.2 s until it succeeds;
-# fails after SECONDS
+# fails once SECONDS (SLOW x SECONDS on the debug kernel, below) have
+# passed on the clock.  A count of rounds would wait longer than it says,
+# by what a round of CODE costs: many times SECONDS on the debug kernel.
 wait_until() {
-	_n=$(($1 * 5)); shift
+	read -r _wu _ < /proc/uptime
+	_wend=$((${_wu%.*} + $1 * SLOW)); shift
 	while ! eval "$*" >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
+		read -r _wu _ < /proc/uptime
+		[ "${_wu%.*}" -lt $_wend ] || return 1
 		sleep 0.2
 	done
 }
