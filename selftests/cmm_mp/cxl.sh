@@ -28,13 +28,11 @@ bad_load() {
 
 tap_plan 15
 NODE=$(cxl_window_node)
-check "CXL root and memdev enumerated (root0, mem0)" cxl_enumerate
+check "CXL root and memdev enumerated (root0, mem0 bound)" cxl_enumerate
 RD=$(ls $CXL | grep -m1 '^decoder0\.')
 check "cxl create-region -t pmem on root decoder $RD" cxl_region_create
 # its nd region (the only one: no legacy pmem in this guest)
-i=0; while ! ls /sys/bus/nd/devices 2>/dev/null | grep -q '^region' && [ $i -lt 50 ]; do
-	sleep 0.2; i=$((i + 1))
-done
+wait_until 10 "ls /sys/bus/nd/devices | grep -q '^region'"
 NDR=$(ls /sys/bus/nd/devices 2>/dev/null | grep -m1 '^region')
 diag "CXL region $R at $BASE, $SIZE bytes, nd region '${NDR##*/}', window node $NODE"
 ndctl list -R 2>&1 | sed 's/^/# /'

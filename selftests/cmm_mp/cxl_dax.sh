@@ -61,7 +61,7 @@ dax_pattern() {
 tap_plan 20
 T0=$(date +%s)
 NODE=$(cxl_window_node)
-check "CXL root and memdev enumerated (root0, mem0)" cxl_enumerate
+check "CXL root and memdev enumerated (root0, mem0 bound)" cxl_enumerate
 check "cxl create-region -t pmem" cxl_region_create
 modprobe dax_pmem; modprobe device_dax; modprobe nd_e820
 i=0; while [ $i -lt 50 ]; do

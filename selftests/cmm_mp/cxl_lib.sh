@@ -13,26 +13,27 @@ cxl_window_node() {
 	}'
 }
 
-# cxl_enumerate: load the CXL and nvdimm drivers, wait for the endpoint
+# cxl_enumerate: load the CXL and nvdimm drivers, wait until cxl_mem has
+# bound mem0 (its endpoint port is up: cxl create-region takes only such an
+# "active" memdev).  cxl_port is loaded before cxl_mem by name: Debian's
+# kernel has it built in, the patched and debug kernels as a module, and
+# the guest's modprobe does not follow cxl_mem's softdep on it; without it
+# no port is enabled, cxl_mem's probe fails (-ENXIO, silently) and is not
+# tried again when cxl_port comes later.
 cxl_enumerate() {
-	for _m in cxl_acpi cxl_pci cxl_mem cxl_pmem libnvdimm nd_pmem; do
+	for _m in cxl_acpi cxl_port cxl_pci cxl_mem cxl_pmem libnvdimm nd_pmem; do
 		modprobe $_m 2>&1 | sed 's/^/# modprobe: /'
 	done
-	_i=0
-	while ! ls $CXL 2>/dev/null | grep -q '^endpoint' && [ $_i -lt 150 ]; do
-		sleep 0.2
-		_i=$((_i + 1))
-	done
+	wait_until 30 "ls $CXL | grep -q '^endpoint' && test -e $CXL/mem0/driver"
 	# the nvdimm bridge and the memdev's nmem must be bound before a pmem
 	# region probes: Debian 6.1's cxl_pmem oopses in its probe's error
 	# path (release_mappings) when the region comes up first
-	_i=0
-	while ! { ls $CXL | grep -q '^nvdimm-bridge' && ls $CXL | grep -q '^pmem' &&
-		  ls /sys/bus/nd/devices 2>/dev/null | grep -q '^nmem'; } && [ $_i -lt 150 ]; do
-		sleep 0.2
-		_i=$((_i + 1))
-	done
-	test -e $CXL/root0 -a -e $CXL/mem0
+	wait_until 30 "ls $CXL | grep -q '^nvdimm-bridge' && ls $CXL | grep -q '^pmem' &&
+		ls /sys/bus/nd/devices | grep -q '^nmem'"
+	test -e $CXL/root0 -a -e $CXL/mem0/driver || {
+		diag "$CXL: $(ls $CXL | tr '\n' ' ')"
+		return 1
+	}
 }
 
 # cxl_region_create: a pmem region over mem0 on the first root decoder;

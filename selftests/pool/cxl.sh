@@ -22,17 +22,17 @@ PEER=$((1 - MP_HOST))
 
 tap_plan 9
 check "eth0 up (virtio_net)" mpe_net
-check "CXL root and memdev enumerated (root0, mem0)" cxl_enumerate
+check "CXL root and memdev enumerated (root0, mem0 bound)" cxl_enumerate
 check "a pmem region over mem0" cxl_region_create
 diag "host $MP_HOST: CXL region $R at $BASE, $SIZE bytes"
 check "cmm_mp on $R, mp_eth with discovery on eth0" \
 	"insmod /lib/modules/cmm-mp/cmm_mp.ko cxl_region=$R && load_mp_eth netdev=eth0"
 check "pool formed: runtime, 2 devices up" wait_until 180 pooled
-check "barrier: both pooled" mpe_test barrier 1 180
+check "barrier: both pooled" barrier 1 180
 mpctl list -D >&2
 check "two devices of 512 MiB, PAMT offsets 0 and 512 MiB" \
 	"pool_view | grep -q '\"nha\":0,' && pool_view | grep -q '\"nha\":$((512 * MIB)),' && test \$(pool_view | grep -o '\"size\":$((512 * MIB))' | wc -l) = 2"
 # random reads and writes in [16 MiB + 32 MiB * host, +32 MiB) of the peer
 check "random reads and writes to the peer's CXL DRAM check out" \
 	"mpe_test rand -d $PEER -r $((16 * MIB + MP_HOST * 32 * MIB)) -s $((32 * MIB)) -b 16M -j 2 -S $MP_HOST"
-check "barrier: both done" mpe_test barrier 2 600
+check "barrier: both done" barrier 2 600
