@@ -16,7 +16,7 @@ cxl_window_node() {
 # cxl_enumerate: load the CXL and nvdimm drivers, wait until cxl_mem has
 # bound mem0 (its endpoint port is up: cxl create-region takes only such an
 # "active" memdev).  cxl_port is loaded before cxl_mem by name: Debian's
-# kernel has it built in, the patched and debug kernels as a module, and
+# kernel and the debug kernel have it built in, but where it is a module
 # the guest's modprobe does not follow cxl_mem's softdep on it; without it
 # no port is enabled, cxl_mem's probe fails (-ENXIO, silently) and is not
 # tried again when cxl_port comes later.
