@@ -342,7 +342,7 @@ static int mp_nl_reply_seg(struct genl_info *info, struct mp_seg *s, u8 cmd)
 	return genlmsg_reply(msg, info);
 }
 
-static int __mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mp_dev *d = mp_dev_get_default();
 	struct sk_buff *msg;
@@ -438,7 +438,7 @@ static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id,
 	return genlmsg_reply(msg, info);
 }
 
-static int __mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mp_dev *d;
 	struct mp_seg *s = mp_nl_seg(info, &d);
@@ -799,7 +799,7 @@ static bool mp_nl_unmap_any(struct genl_info *info, int *ret)
 	return mapped;
 }
 
-static int __mp_nl_seg_change(struct genl_info *info, bool online)
+static int mp_nl_seg_change(struct genl_info *info, bool online)
 {
 	struct mp_dev *d;
 	struct mp_seg *s;
@@ -863,24 +863,21 @@ static int __mp_nl_seg_change(struct genl_info *info, bool online)
 
 /*
  * The pool device may go away meanwhile (a dax device unbound, dax.c):
- * each request looks it up and uses it inside one SRCU read section.
+ * every request looks it up and uses it inside one SRCU read section,
+ * taken around each doit by the family's pre_doit/post_doit and around
+ * each dump call here (a dump spans many calls; SRCU is not held between).
  */
-static int mp_nl_seg_change(struct genl_info *info, bool online)
+static int mp_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			  struct genl_info *info)
 {
-	int idx = mp_dev_srcu_lock();
-	int ret = __mp_nl_seg_change(info, online);
-
-	mp_dev_srcu_unlock(idx);
-	return ret;
+	info->user_ptr[0] = (void *)(long)mp_dev_srcu_lock();
+	return 0;
 }
 
-static int mp_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+static void mp_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			    struct genl_info *info)
 {
-	int idx = mp_dev_srcu_lock();
-	int ret = __mp_nl_dev_get_doit(skb, info);
-
-	mp_dev_srcu_unlock(idx);
-	return ret;
+	mp_dev_srcu_unlock((long)info->user_ptr[0]);
 }
 
 static int mp_nl_dev_get_dumpit(struct sk_buff *skb,
@@ -888,15 +885,6 @@ static int mp_nl_dev_get_dumpit(struct sk_buff *skb,
 {
 	int idx = mp_dev_srcu_lock();
 	int ret = __mp_nl_dev_get_dumpit(skb, cb);
-
-	mp_dev_srcu_unlock(idx);
-	return ret;
-}
-
-static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	int idx = mp_dev_srcu_lock();
-	int ret = __mp_nl_seg_get_doit(skb, info);
 
 	mp_dev_srcu_unlock(idx);
 	return ret;
@@ -1043,6 +1031,8 @@ static struct genl_family mp_nl_family __ro_after_init = {
 	.n_small_ops	= ARRAY_SIZE(mp_nl_ops),
 	/* every command validates strictly: reserved header bits, attrs */
 	.resv_start_op	= CMM_MP_CMD_DEV_GET,
+	.pre_doit	= mp_nl_pre_doit,
+	.post_doit	= mp_nl_post_doit,
 	.mcgrps		= mp_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(mp_nl_mcgrps),
 };
