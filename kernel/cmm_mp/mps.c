@@ -460,9 +460,25 @@ void mp_mps_del(struct mp_remote *r)
 
 /* ---- the pseudo filesystem of the page caches -------------------------- */
 
+/*
+ * mps_inode() gives each page cache a fake hash so that the flusher may
+ * see it dirty, and evict() leaves a fake hash in place. Our inodes come
+ * from the kernel's shared inode cache, whose objects keep i_hash from
+ * one life to the next: the next inode made from this memory (a pipe's,
+ * say) would look hashed, so its last iput() would keep it instead of
+ * freeing it, for good. Unhash it before it goes back.
+ */
+static void mps_evict_inode(struct inode *inode)
+{
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	__remove_inode_hash(inode);
+}
+
 static const struct super_operations mps_sops = {
 	.statfs		= simple_statfs,
 	.drop_inode	= generic_delete_inode,
+	.evict_inode	= mps_evict_inode,
 };
 
 static int mps_fill_super(struct super_block *sb, struct fs_context *fc)
