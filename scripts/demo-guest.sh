@@ -13,6 +13,9 @@ say() { echo "# $*"; }
 run() { say "\$ $*"; "$@" 2>&1 | sed 's/^/#   /'; }
 D=/sys/class/cmm_mp/mp0
 
+# one host: load, online, stressapptest, offline; more: the pool, the
+# barriers and one remote transfer per other host too
+if [ "$MP_HOSTS" -gt 1 ]; then tap_plan $((MP_HOSTS + 7)); else tap_plan 4; fi
 say "host$MP_HOST: pool device DRAM $MP_POOL_MEM (memmap= reserved), node $MP_POOL_NODE"
 check "cmm_mp loaded on the reserved range" load_cmm_mp
 if [ "$MP_HOSTS" -gt 1 ]; then
@@ -22,13 +25,14 @@ if [ "$MP_HOSTS" -gt 1 ]; then
 		test \$(mpctl list -D | grep -c '\"state\":\"up\"') -ge $MP_HOSTS"
 	check "pool formed: $MP_HOSTS devices up, generation $(cat $D/generation)" \
 		"test \"\$(cat $D/pool_state)\" = runtime"
-	check "every device answers over the transport" mpe_test barrier 1 120
+	check "every device answers over the transport" barrier 1 120
 fi
 run mpctl list -D -u
 # the second segment of this host's own device: the first holds the
 # transport tests' barrier slots
 SEG=$(( $(cat $D/first_segment 2>/dev/null || echo 0) + 1 ))
-run mpctl online $SEG
+check "segment $SEG online: System RAM on the pool node" \
+	"mpctl online $SEG && test \$(node_memtotal_kb 1) -gt 0"
 say "MemTotal now $(memtotal_kb) kB; pool node: $(node_memtotal_kb 1) kB"
 run numactl -H
 say "stressapptest: 64 MiB for 10 s, bound to the pool node"
@@ -46,7 +50,7 @@ if [ "$MP_HOSTS" -gt 1 ]; then
 		run mpe_test lat -d "$p" -s 64 -n 200
 	done
 	run mpctl stats
-	mpe_test barrier 2 120 >/dev/null
+	check "every device is done with the others' DRAM" barrier 2 120
 fi
 run mpctl offline $SEG
 check "segment offline again, pool node empty" test "$(node_memtotal_kb 1)" = 0
