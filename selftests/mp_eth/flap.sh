@@ -52,11 +52,16 @@ if [ "$MP_HOST" = 1 ]; then
 	flap "$FLAPS" 1
 	check "host 1 took eth0 down and up $(flaps) times" test "$(flaps)" = "$FLAPS"
 	check "told host 0 the flaps are over" mpe_test signal 0 1 $DONE_TOKEN 120
-	skip "host 0 checks the transfer"
-	skip "host 0 checks the transfer"
-	skip "host 0 checks the transfer"
-	skip "host 0 checks the counters"
 	check "end barrier" end_barrier 2 300
+	# host 0 checks the data; host 1, the responder, its side of it
+	mpe_test peer 0 >&2
+	check "host 1 answered host 0 across the flaps: rx $(peer_stat 0 rx), tx $(peer_stat 0 tx) frames (> 10000 each)" \
+		"test $(peer_stat 0 rx) -gt 10000 && test $(peer_stat 0 tx) -gt 10000"
+	check "host 0's retransmitted requests reached host 1 as duplicates ($(peer_stat 0 duplicates))" \
+		test "$(peer_stat 0 duplicates)" -gt 0
+	check "nothing of host 0's malformed or refused ($(peer_stat 0 malformed), $(peer_stat 0 refused))" \
+		"test $(peer_stat 0 malformed) = 0 && test $(peer_stat 0 refused) = 0"
+	check "nothing left in flight on host 1 ($(info_val inflight))" test "$(info_val inflight)" = 0
 	exit 0
 fi
 
