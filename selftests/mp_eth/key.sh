@@ -20,6 +20,14 @@
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/mp_eth/hostile_lib.sh
+# replays_clean FILE N: FILE has N lines of mp_hostile replay, each of
+# which replayed data frames and got 0 bytes back (an empty or cut-short
+# file fails)
+replays_clean() {
+	awk -v want="$2" '$1 == "replayed" && $3 == "data" && $4 > 0 &&
+		$9 == "bytes_returned" && $10 == 0 { good++ }
+		END { exit !(NR == want && good == want) }' "$1"
+}
 
 KEYS=/sys/class/misc/mp_eth/key_ids
 K1=00112233445566778899aabbccddeeff
@@ -30,7 +38,7 @@ OFF2=$((72 * MIB))	# A's requests that move its SNs half a cycle on
 ADV=$((48 * MIB))	# 34,860 frames of at most 1444 bytes, 16 MiB a transfer
 
 if [ "$MP_HOST" = 2 ]; then
-	tap_plan 13
+	tap_plan 12
 	c_capture "the key is on"
 	# a static table sends no heartbeats: C is told the members
 	mp_hostile -m 52:54:00:6d:70:01,52:54:00:6d:70:02 spoof 1 0 $OFF $LEN 20 \
@@ -39,16 +47,13 @@ if [ "$MP_HOST" = 2 ]; then
 		"test \$(field answers_to_owner < /tmp/spoof.out) = 0 && test \$(field bytes_returned < /tmp/spoof.out) = 0"
 	mp_hostile replay /tmp/cap > /tmp/replay.out; cat /tmp/replay.out >&2
 	mp_hostile replay /tmp/cap tamper >> /tmp/replay.out
-	check "verbatim and tampered replays: 0 bytes to C" \
-		"! grep -v 'bytes_returned 0\$' /tmp/replay.out"
+	check "verbatim and tampered replays: 0 bytes to C" replays_clean /tmp/replay.out 2
 	check "tells A and B the attack is over" sig send done 120 2
 	check "A: its SNs have moved half a cycle on" sig wait replay 600
 	mp_hostile replay /tmp/cap > /tmp/replay2.out; cat /tmp/replay2.out >&2
-	check "replays the capture again: 0 bytes to C" \
-		"! grep -v 'bytes_returned 0\$' /tmp/replay2.out"
+	check "replays the capture again: 0 bytes to C" replays_clean /tmp/replay2.out 1
 	check "tells A and B the second replay is over" sig send replayed 120 2
 	check "A and B checked the outcome" sig wait verdict 600
-	check "end" true
 	exit 0
 fi
 
