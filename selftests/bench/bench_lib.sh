@@ -52,7 +52,7 @@ bench_pool() {
 bench_ip() { ip addr add "10.77.0.$((MP_HOST + 1))/24" dev eth0; }
 
 # bench_online_as SEG MODE: online a segment of the peer as MODE (dax,
-# blk); fails (and the caller skips) on a tree without remote segments
+# blk); the caller checks it: a segment that cannot be onlined is a failure
 bench_online_as() {
 	mpctl online "$1" --as "$2" > /tmp/online.$1 2>&1
 	_r=$?

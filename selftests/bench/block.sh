@@ -58,17 +58,19 @@ fio_verify() {
 	return $_r
 }
 
-tap_plan 8
+tap_plan 9
 check "pool of 2 formed" bench_pool
 check "10.77.0.1 on eth0" bench_ip
 check "NBD: /dev/nbd0 from host 1" \
 	"barrier 2 300 && bench_nbd"
-if bench_online_as $SEG blk && [ -b /dev/mpb$SEG ]; then
+check "segment $SEG of host 1 online as blk: /dev/mpb$SEG" \
+	"bench_online_as $SEG blk && test -b /dev/mpb$SEG"
+if [ -b /dev/mpb$SEG ]; then
 	check "fio on /dev/mpb$SEG" fio_run mpb /dev/mpb$SEG
 	check "/dev/mpb$SEG: crc32c-verified write and read back" fio_verify /dev/mpb$SEG
 else
-	skip "no /dev/mpb in this tree"
-	skip "no /dev/mpb in this tree"
+	fail "fio on /dev/mpb$SEG: no such device"
+	fail "/dev/mpb$SEG: crc32c-verified write and read back: no such device"
 fi
 check "fio on /dev/nbd0" fio_run nbd /dev/nbd0
 check "/dev/nbd0: crc32c-verified write and read back" fio_verify /dev/nbd0

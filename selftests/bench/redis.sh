@@ -78,7 +78,7 @@ swap_run() {
 	return $_r
 }
 
-tap_plan 9
+tap_plan 10
 check "pool of 2 formed" bench_pool
 check "10.77.0.1 on eth0" bench_ip
 # segment 0 keeps the barrier slots of mpe_test: MP-L is segments 1-3
@@ -94,11 +94,13 @@ check "system memory: SET/GET for $SIZES B, sentinel intact" test $ok_sys = 0
 check "MP-L: SET/GET for $SIZES B, sentinel intact" test $ok_mpl = 0
 check "cgroup v2 with the memory controller" \
 	"mkdir -p /sys/fs/cgroup && { grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup; } && echo +memory > /sys/fs/cgroup/cgroup.subtree_control"
-if bench_online_as $SEG blk && [ -b /dev/mpb$SEG ]; then
+check "segment $SEG of host 1 online as blk: /dev/mpb$SEG" \
+	"bench_online_as $SEG blk && test -b /dev/mpb$SEG"
+if [ -b /dev/mpb$SEG ]; then
 	check "swap on /dev/mpb$SEG: redis under memory.max=$SWAP_LIMIT, sentinel intact" \
 		swap_run swapmpb /dev/mpb$SEG
 else
-	skip "no /dev/mpb in this tree"
+	fail "swap on /dev/mpb$SEG: no such device"
 fi
 check "swap on NBD: redis under memory.max=$SWAP_LIMIT, sentinel intact" \
 	"barrier 2 300 && bench_nbd && swap_run swapnbd /dev/nbd0"

@@ -23,10 +23,12 @@ if [ "$MP_HOST" = 1 ]; then
 	check "host 0 done" barrier 2 1200
 	exit 0
 fi
-tap_plan 6
+tap_plan 7
 check "pool of 2 formed" bench_pool
-if ! bench_online_as $SEG dax; then
-	for i in 2 3 4 5; do skip "no /dev/mps in this tree"; done
+check "segment $SEG of host 1 online as dax: /dev/mps$SEG" \
+	"bench_online_as $SEG dax && test -c /dev/mps$SEG"
+if [ ! -c /dev/mps$SEG ]; then
+	for i in 3 4 5 6; do fail "no /dev/mps$SEG: MP-R not measured"; done
 else
 	BENCH_SIZE=$SIZE
 	check "MP-R mmap of /dev/mps$SEG: mpbench, pattern verified" \
