@@ -10,7 +10,7 @@
 # the kernel log has no warning, BUG or oops.
 . /selftests/lib.sh
 
-tap_plan 34
+tap_plan 35
 line=$(dmesg | grep 'dvm io-pgtable: selftest: completed with')
 diag "$line"
 pass=$(echo "$line" | sed -n 's/.*with \([0-9]*\) PASS \([0-9]*\) FAIL.*/\1/p')
@@ -21,9 +21,14 @@ check "io-pgtable DVM boot selftest: no check failed (${nfail:-?} failed)" \
 	"test '$nfail' = 0"
 dmesg | grep 'dvm io-pgtable: selftest: line' | head -n 5 | sed 's/^/# /'
 
-# dvm_accel's own TAP (1..32), renumbered after ours
-dvm_accel all 2>&1 | awk -v n=2 '
+# dvm_accel's own TAP (1..32), renumbered after ours; its exit status and
+# its count of points are checked after it (a crash must not pass)
+{ dvm_accel all 2>&1; echo $? > /tmp/accel.rc; } | awk -v n="$_tap_n" -v n0="$_tap_n" '
 	/^1\.\./ { next }
 	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n) }
 	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n) }
-	{ print; fflush() }'
+	{ print; fflush() }
+	END { print n - n0 > "/tmp/accel.points" }'
+_tap_n=$((_tap_n + $(cat /tmp/accel.points)))	# lib.sh's count, past them
+check "dvm_accel all: exit status $(cat /tmp/accel.rc), $(cat /tmp/accel.points) of its 32 points printed" \
+	"test \"\$(cat /tmp/accel.rc)\" = 0 && test \"\$(cat /tmp/accel.points)\" = 32"
