@@ -16,6 +16,7 @@
 
 /* The public enums mirror the UAPI ones: keep them in step. */
 static_assert(MP_NONE == CMM_MP_NONE, "MP_NONE");
+static_assert(MP_GONE == CMM_MP_GONE, "MP_GONE");
 static_assert((int)MP_SEG_OFFLINE == (int)CMM_MP_SEG_OFFLINE, "seg state");
 static_assert((int)MP_SEG_ONLINE_RAM == (int)CMM_MP_SEG_ONLINE_RAM, "seg state");
 static_assert((int)MP_SEG_BUSY == (int)CMM_MP_SEG_BUSY, "seg state");

@@ -30,6 +30,8 @@ extern "C" {
 
 /* "No owner" (mp_segment_get_owner()); also "no node" in the ABI. */
 #define MP_NONE			0xffffffffU
+/* mp_segment_get_owner(): held by a device not in the pool now */
+#define MP_GONE			0xfffffffeU
 
 /**
  * enum mp_seg_state - state of a segment, as the kernel reports it

@@ -123,11 +123,14 @@ struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
 	    &ok);
 	add(o, "size", mpctl_json_size(mp_segment_get_size(seg), flags), &ok);
 	/* a segment of another device of the pool has no address here */
-	if (!dev || mp_device_is_local(dev))
+	/* and none for a caller without CAP_SYS_ADMIN: the kernel hides it */
+	if ((!dev || mp_device_is_local(dev)) && mp_segment_get_phys(seg))
 		add(o, "phys", mpctl_json_addr(mp_segment_get_phys(seg), flags), &ok);
 	if (node >= 0)
 		add(o, "numa_node", json_object_new_int(node), &ok);
-	if (owner != MP_NONE)
+	if (owner == MP_GONE)
+		add(o, "owner_lost", json_object_new_boolean(true), &ok);
+	else if (owner != MP_NONE)
 		add(o, "owner", json_object_new_int64(owner), &ok);
 	if (mp_segment_get_sharers(seg))
 		add(o, "sharers", mpctl_json_idset(mp_segment_get_sharers(seg)),
@@ -197,7 +200,7 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))),
 	    &ok);
 	add(o, "size", mpctl_json_size(mp_device_get_size(dev), flags), &ok);
-	if (local)
+	if (local && mp_device_get_phys(dev))
 		add(o, "phys", mpctl_json_addr(mp_device_get_phys(dev), flags), &ok);
 	add(o, "segment_size", mpctl_json_size(mp_device_get_seg_size(dev), flags),
 	    &ok);

@@ -75,6 +75,16 @@ static int parse_key(const char *s, size_t n, __u8 *key)
 	return 0;
 }
 
+static bool key_is_zero(const __u8 *key)
+{
+	__u8 acc = 0;
+	size_t i;
+
+	for (i = 0; i < MPE_KEY_LEN; i++)
+		acc |= key[i];
+	return !acc;
+}
+
 static void wipe(void *p, size_t n)
 {
 	volatile unsigned char *v = p;
@@ -183,6 +193,10 @@ int cmd_key(struct mp_ctx *ctx, int argc, char **argv)
 		wipe(&k, sizeof(k));
 		return mpctl_fail("key", "reading the key", "%s",
 				  "need 32 hexadecimal digits (128 bits)");
+	}
+	if (key_is_zero(k.key)) {
+		return mpctl_fail("key", "reading the key", "%s",
+				  "an all-zero key is no secret: generate one, e.g. from /dev/urandom");
 	}
 	ret = key_ioctl(&k);
 	wipe(&k, sizeof(k));

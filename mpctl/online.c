@@ -99,7 +99,9 @@ static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 		dev = mp_device_get_by_id(c, owner);
 		other = !dev || !mp_device_is_local(dev);
 	}
-	if (other) {
+	if (other && owner == MP_GONE) {
+		snprintf(buf, len, "owned by a device that is not in the pool now");
+	} else if (other) {
 		snprintf(buf, len, "owned by device %u (mp%u)", owner, owner);
 	} else if (s && mp_segment_get_sharers(s)) {
 		uint32_t set = mp_segment_get_sharers(s), i;
@@ -113,6 +115,35 @@ static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 	}
 	mp_unref(c);
 	return other;
+}
+
+/*
+ * Without a pool key any host on the link can pass for a member, read and
+ * write what a member holds and hand segments around (security.rst): say
+ * so whenever a pool of several devices hands out a segment without one.
+ */
+static void warn_keyless(const char *cmd, struct mp_ctx *ctx)
+{
+	struct mp_device *dev;
+	unsigned int nr = 0;
+	char ids[64] = "";
+	FILE *f;
+
+	mp_device_foreach(ctx, dev)
+		nr++;
+	if (nr < 2)
+		return;
+	f = fopen("/sys/class/misc/mp_eth/key_ids", "r");
+	if (!f)
+		return;		/* no transport: nobody else reaches us */
+	if (!fgets(ids, sizeof(ids), f))
+		ids[0] = '\0';
+	fclose(f);
+	if (strncmp(ids, "none", 4))
+		return;
+	fprintf(stderr,
+		"mpctl %s: warning: the pool has %u devices and no pool key: any host on the link can act as a member (Documentation/security.rst); set one with 'mpctl key set'\n",
+		cmd, nr);
 }
 
 struct seg_args {
@@ -298,6 +329,8 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 	rc = collect(a, ctx, &segs, &nr);
 	if (rc)
 		goto out;
+	if (a->online)
+		warn_keyless(a->cmd, ctx);
 	arr = json_object_new_array();
 	if (!arr) {
 		rc = mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));

@@ -70,7 +70,14 @@ memtotal_kb() { awk '/^MemTotal:/ {print $2}' /proc/meminfo; }
 node_memtotal_kb() { awk '/MemTotal:/ {print $4}' "/sys/devices/system/node/node$1/meminfo" 2>/dev/null || echo 0; }
 # iomem_has PATTERN: /proc/iomem has a line matching PATTERN
 iomem_has() { grep -q "$1" /proc/iomem; }
-load_cmm_mp() { insmod /lib/modules/cmm-mp/cmm_mp.ko mem="$MP_POOL_MEM" "$@"; }
+# MP_OPEN_SEGS: the segments every member may use unheld (cmm_mp's
+# open_segs): segment 0 holds mpe_test's barrier slots and the transport
+# tests' regions; a scenario that proves the default sets it to 0
+MP_OPEN_SEGS=${MP_OPEN_SEGS-1}
+load_cmm_mp() {
+	insmod /lib/modules/cmm-mp/cmm_mp.ko mem="$MP_POOL_MEM" \
+		${MP_OPEN_SEGS:+open_segs=$MP_OPEN_SEGS} "$@"
+}
 # On the debug kernel (make check-debug: KASAN, lockdep, TCG) a frame
 # takes many times longer to handle, and mp_eth's default timers took
 # that for loss (half of all frames retransmitted, requests timing out):

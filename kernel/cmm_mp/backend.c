@@ -176,14 +176,26 @@ u64 mp_local_seg_size(void)
 }
 EXPORT_SYMBOL_GPL(mp_local_seg_size);
 
+/* Called with mem_lock held: is the device of chip id @src a sharer of @s? */
+static int mp_seg_sharer(const struct mp_seg *s, u64 src)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_sharers; i++)
+		if (s->sharer[i] == src)
+			return i;
+	return -1;
+}
+
 /*
- * Called with mem_lock held: may device @src access [offset, offset + len)?
- * Not a segment online as System RAM here, nor one owned by another
- * device, shared by others than @src, or being zeroed for its new
- * holders. Segments nobody holds stay open to every device (the
- * transport's tests and barriers).
+ * Called with mem_lock held: may the device of chip id @src access
+ * [offset, offset + len)? Only the holders of every segment it touches:
+ * its owner, or one of its sharers. Not a segment online as System RAM
+ * here, nor one being wiped. A segment nobody holds answers nobody,
+ * unless it is one of the first mp_open_segs (the tests' barrier area).
  */
-static int mp_local_check(struct mp_dev *d, u32 src, u64 offset, u32 len)
+static int mp_local_check(struct mp_dev *d, u64 src, u64 offset, u32 len,
+			  bool write)
 {
 	u64 last;
 	u32 i;
@@ -197,31 +209,40 @@ static int mp_local_check(struct mp_dev *d, u32 src, u64 offset, u32 len)
 	     i <= div64_u64(last, d->geo.seg_size); i++) {
 		struct mp_seg *s = &d->segs[i];
 		u32 state = READ_ONCE(s->state);
-		u32 owner = READ_ONCE(s->owner);
 
-		if (state == CMM_MP_SEG_ONLINE_RAM || state == CMM_MP_SEG_BUSY)
+		if (state == CMM_MP_SEG_ONLINE_RAM || state == CMM_MP_SEG_BUSY ||
+		    s->zeroing || !src)
 			return -EACCES;
-		if (s->zeroing || (owner != CMM_MP_NONE && owner != src))
+		if (s->owner) {
+			if (s->owner != src)
+				return -EACCES;
+		} else if (s->nr_sharers) {
+			if (mp_seg_sharer(s, src) < 0)
+				return -EACCES;
+		} else if (i >= mp_open_segs) {
 			return -EACCES;
-		if (s->sharers &&
-		    (src >= MP_OWN_MAX_SHARERS || !(s->sharers & BIT(src))))
-			return -EACCES;
+		}
 	}
+	/* an open segment written by anyone is wiped before it is handed */
+	for (i = div64_u64(offset, d->geo.seg_size);
+	     write && i <= div64_u64(last, d->geo.seg_size); i++)
+		if (!d->segs[i].owner && !d->segs[i].nr_sharers)
+			d->segs[i].dirty = true;
 	return 0;
 }
 
 /**
  * mp_local_read() - copy from the local device DRAM, atomically
- * @src: device id of the requester
+ * @src: chip id of the requester (0: not a known member)
  * @offset: byte offset in the device DRAM
  * @buf: destination
  * @len: bytes
  *
  * Safe in softirq context. Return: 0, -ERANGE outside the DRAM, -EACCES
- * for a segment in use as System RAM here or owned by another device than
- * @src, -ENODEV without a device.
+ * for a segment that @src does not hold (owner or sharer), one in use as
+ * System RAM here or being wiped, -ENODEV without a device.
  */
-int mp_local_read(u32 src, u64 offset, void *buf, u32 len)
+int mp_local_read(u64 src, u64 offset, void *buf, u32 len)
 {
 	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
@@ -229,7 +250,7 @@ int mp_local_read(u32 src, u64 offset, void *buf, u32 len)
 
 	if (d) {
 		spin_lock_bh(&d->mem_lock);
-		ret = mp_local_check(d, src, offset, len);
+		ret = mp_local_check(d, src, offset, len, false);
 		if (!ret)
 			memcpy(buf, d->va + offset, len);
 		spin_unlock_bh(&d->mem_lock);
@@ -241,14 +262,14 @@ EXPORT_SYMBOL_GPL(mp_local_read);
 
 /**
  * mp_local_write() - copy to the local device DRAM, atomically
- * @src: device id of the requester
+ * @src: chip id of the requester (0: not a known member)
  * @offset: byte offset in the device DRAM
  * @buf: source
  * @len: bytes
  *
  * Safe in softirq context. Return: as mp_local_read().
  */
-int mp_local_write(u32 src, u64 offset, const void *buf, u32 len)
+int mp_local_write(u64 src, u64 offset, const void *buf, u32 len)
 {
 	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
@@ -256,7 +277,7 @@ int mp_local_write(u32 src, u64 offset, const void *buf, u32 len)
 
 	if (d) {
 		spin_lock_bh(&d->mem_lock);
-		ret = mp_local_check(d, src, offset, len);
+		ret = mp_local_check(d, src, offset, len, true);
 		if (!ret)
 			memcpy(d->va + offset, buf, len);
 		spin_unlock_bh(&d->mem_lock);
@@ -266,33 +287,42 @@ int mp_local_write(u32 src, u64 offset, const void *buf, u32 len)
 }
 EXPORT_SYMBOL_GPL(mp_local_write);
 
+/* Zero @len bytes of the device DRAM at @off, in steps (process context). */
+static void mp_dev_zero(struct mp_dev *d, u64 off, u64 len)
+{
+	u64 n;
+
+	for (; len; off += n, len -= n) {
+		n = min_t(u64, len, SZ_2M);
+		memset(d->va + off, 0, n);
+		cond_resched();
+	}
+}
+
 /*
- * Segments handed to a new owner are zeroed here, in process context, in
- * steps: a claim answers -EINPROGRESS until it is done (the claimant asks
- * again) and nobody may access the segment meanwhile.
+ * Segments are wiped here, in process context: when nobody holds them any
+ * more, and before a hand-over of one that may hold data. Nobody may
+ * access a segment meanwhile, and a claim of it answers -EINPROGRESS
+ * until it is done (the claimant asks again).
  */
 static void mp_own_zero_fn(struct work_struct *work)
 {
 	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
-	u64 off, n;
 	u32 i;
 
 	if (!d || !d->va)
 		goto out;
 	for (i = 0; i < d->geo.nr_segs; i++) {
 		struct mp_seg *s = &d->segs[i];
-		u64 base = (u64)i * d->geo.seg_size;
 
 		if (!READ_ONCE(s->zeroing))
 			continue;
-		for (off = 0; off < s->size; off += n) {
-			n = min_t(u64, s->size - off, SZ_2M);
-			memset(d->va + base + off, 0, n);
-			cond_resched();
-		}
+		mp_dev_zero(d, (u64)i * d->geo.seg_size, s->size);
 		spin_lock_bh(&d->mem_lock);
 		s->zeroing = false;
+		/* a holder that waited for the wipe writes from now on */
+		s->dirty = s->owner || s->nr_sharers;
 		spin_unlock_bh(&d->mem_lock);
 	}
 out:
@@ -302,7 +332,7 @@ out:
 static DECLARE_WORK(mp_own_zero_work, mp_own_zero_fn);
 
 /*
- * Wait for the zeroing scheduled so far: none may run once the module goes,
+ * Wait for the wipes scheduled so far: none may run once the module goes,
  * and a local claim waits for it (netlink.c).
  */
 void mp_own_flush(void)
@@ -310,7 +340,10 @@ void mp_own_flush(void)
 	flush_work(&mp_own_zero_work);
 }
 
-/* Called with mem_lock held: hand @s to new holders, zeroing it first. */
+/*
+ * Called with mem_lock held: wipe @s in the work item. False when there is
+ * no mapping to wipe it through (nothing can access it then either).
+ */
 static bool mp_own_zero(struct mp_dev *d, struct mp_seg *s)
 {
 	if (!d->va)
@@ -319,13 +352,102 @@ static bool mp_own_zero(struct mp_dev *d, struct mp_seg *s)
 	return true;
 }
 
+/**
+ * mp_seg_wipe() - give up a segment that leaves this host's System RAM
+ * @d: its device
+ * @s: the segment, CMM_MP_SEG_BUSY (no access), offlined and removed
+ *
+ * Its last contents were this host's pages (process memory, page cache,
+ * slab): no other member may ever read them. It has no owner from now
+ * on and is wiped in the work item; nobody may access it, and a claim
+ * waits, until that is done.
+ */
+void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s)
+{
+	bool zero;
+
+	spin_lock_bh(&d->mem_lock);
+	s->owner = 0;
+	zero = !s->zeroing && mp_own_zero(d, s);
+	spin_unlock_bh(&d->mem_lock);
+	if (zero)
+		schedule_work(&mp_own_zero_work);
+}
+
+/**
+ * mp_dev_set_members() - the chip id of each device id of the pool
+ * @d: the local device
+ * @chips: @nr chip ids by device id, 0 for a lost device; NULL and 0 for
+ *	the local device alone
+ * @nr: entries
+ *
+ * Holders are kept by chip id; this only names them by device id.
+ */
+void mp_dev_set_members(struct mp_dev *d, const u64 *chips, u32 nr)
+{
+	nr = min_t(u32, nr, ARRAY_SIZE(d->members));
+	spin_lock_bh(&d->mem_lock);
+	if (nr)
+		memcpy(d->members, chips, nr * sizeof(*chips));
+	d->nr_members = nr;
+	spin_unlock_bh(&d->mem_lock);
+}
+
+/* Called with mem_lock held: the device id of chip @chip, CMM_MP_GONE. */
+static u32 mp_member_id(const struct mp_dev *d, u64 chip)
+{
+	u32 i;
+
+	if (!d->nr_members)
+		return chip == d->chip_id ? 0 : CMM_MP_GONE;
+	for (i = 0; i < d->nr_members; i++)
+		if (d->members[i] == chip)
+			return i;
+	return CMM_MP_GONE;
+}
+
+/* Called with mem_lock held: as mp_seg_holders(). */
+static u32 __mp_seg_holders(const struct mp_dev *d, const struct mp_seg *s,
+			    u32 *sharers)
+{
+	u32 i, id;
+
+	*sharers = 0;
+	for (i = 0; i < s->nr_sharers; i++) {
+		id = mp_member_id(d, s->sharer[i]);
+		if (id < MP_OWN_MAX_SHARERS)
+			*sharers |= BIT(id);
+	}
+	return s->owner ? mp_member_id(d, s->owner) : CMM_MP_NONE;
+}
+
+/**
+ * mp_seg_holders() - who holds a local segment, by device id
+ * @d: its device
+ * @s: the segment
+ * @sharers: bitmap of the device ids of its sharers in the pool now
+ *
+ * Return: the device id of its owner, CMM_MP_NONE for none, CMM_MP_GONE
+ * for an owner that is not in the pool now (a lost device keeps what it
+ * held until it returns or the segment is reclaimed).
+ */
+u32 mp_seg_holders(struct mp_dev *d, struct mp_seg *s, u32 *sharers)
+{
+	u32 owner;
+
+	spin_lock_bh(&d->mem_lock);
+	owner = __mp_seg_holders(d, s, sharers);
+	spin_unlock_bh(&d->mem_lock);
+	return owner;
+}
+
 /* mp_local_own() on @d, NULL for none */
-static int mp_local_own_dev(struct mp_dev *d, u32 src, u32 cmd, u32 seg,
+static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 			    u32 *owner, u32 *sharers)
 {
 	bool zero = false;
 	struct mp_seg *s;
-	int ret = 0;
+	int ret = 0, i;
 
 	*owner = CMM_MP_NONE;
 	*sharers = 0;
@@ -333,6 +455,8 @@ static int mp_local_own_dev(struct mp_dev *d, u32 src, u32 cmd, u32 seg,
 		return -ENODEV;
 	if (seg >= d->geo.nr_segs)
 		return -ERANGE;
+	if (!src)
+		return -EPERM;
 	s = &d->segs[seg];
 	spin_lock_bh(&d->mem_lock);
 	switch (cmd) {
@@ -343,61 +467,71 @@ static int mp_local_own_dev(struct mp_dev *d, u32 src, u32 cmd, u32 seg,
 			ret = s->zeroing ? -EINPROGRESS : 0;
 			break;
 		}
-		if (s->owner != CMM_MP_NONE || s->sharers ||
+		if (s->owner || s->nr_sharers ||
 		    READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
 			ret = -EBUSY;
 			break;
 		}
-		WRITE_ONCE(s->owner, src);
-		if (s->handed != src + 1 && mp_own_zero(d, s)) {
-			zero = true;
+		s->owner = src;
+		if (s->dirty && !s->zeroing)
+			zero = mp_own_zero(d, s);
+		if (s->zeroing)
 			ret = -EINPROGRESS;
-		}
-		s->handed = src + 1;
+		else
+			s->dirty = true;
 		break;
 	case MP_ETH_OWN_RELEASE:
-		if (s->owner == CMM_MP_NONE)
+		if (!s->owner)
 			break;
-		if (s->owner != src)
+		if (s->owner != src) {
 			ret = -EPERM;
-		else if (READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE)
-			ret = -EBUSY;	/* System RAM here: offline it first */
-		else
-			WRITE_ONCE(s->owner, CMM_MP_NONE);
-		break;
-	case MP_ETH_OWN_SHARE:
-		if (src >= MP_OWN_MAX_SHARERS) {
-			ret = -ERANGE;
 			break;
 		}
-		if (s->sharers & BIT(src)) {
+		if (READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+			ret = -EBUSY;	/* System RAM here: offline it first */
+			break;
+		}
+		s->owner = 0;
+		if (s->dirty && !s->zeroing)
+			zero = mp_own_zero(d, s);
+		break;
+	case MP_ETH_OWN_SHARE:
+		if (mp_seg_sharer(s, src) >= 0) {
 			ret = s->zeroing ? -EINPROGRESS : 0;
 			break;
 		}
-		if (s->owner != CMM_MP_NONE ||
-		    READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+		if (s->owner || READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
 			ret = -EBUSY;
 			break;
 		}
-		if (!s->sharers)
+		if (s->nr_sharers == ARRAY_SIZE(s->sharer)) {
+			ret = -ERANGE;
+			break;
+		}
+		if (!s->nr_sharers && s->dirty && !s->zeroing)
 			zero = mp_own_zero(d, s);
-		s->sharers |= BIT(src);
+		s->sharer[s->nr_sharers++] = src;
 		if (s->zeroing)
 			ret = -EINPROGRESS;
-		s->handed = 0;	/* whoever claims it next gets it zeroed */
+		else
+			s->dirty = true;
 		break;
 	case MP_ETH_OWN_UNSHARE:
-		if (src < MP_OWN_MAX_SHARERS && (s->sharers & BIT(src)))
-			s->sharers &= ~BIT(src);
-		else if (s->sharers || s->owner != CMM_MP_NONE)
-			ret = -EPERM;
+		i = mp_seg_sharer(s, src);
+		if (i < 0) {
+			if (s->nr_sharers || s->owner)
+				ret = -EPERM;
+			break;
+		}
+		s->sharer[i] = s->sharer[--s->nr_sharers];
+		if (!s->nr_sharers && s->dirty && !s->zeroing)
+			zero = mp_own_zero(d, s);
 		break;
 	default:
 		ret = -EINVAL;
 		break;
 	}
-	*owner = s->owner;
-	*sharers = s->sharers;
+	*owner = __mp_seg_holders(d, s, sharers);
 	spin_unlock_bh(&d->mem_lock);
 	if (zero)
 		schedule_work(&mp_own_zero_work);
@@ -406,26 +540,28 @@ static int mp_local_own_dev(struct mp_dev *d, u32 src, u32 cmd, u32 seg,
 
 /**
  * mp_local_own() - arbitrate the ownership of a local segment
- * @src: device id of the requester
+ * @src: chip id of the requester (0: not a known member, refused)
  * @cmd: enum mp_eth_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
  * @seg: local segment index
- * @owner: the owner after the command (CMM_MP_NONE for none)
- * @sharers: the bitmap of sharers after the command
+ * @owner: the owner after the command, by device id (CMM_MP_NONE for
+ *	none, CMM_MP_GONE for a device not in the pool now)
+ * @sharers: the bitmap of the sharers' device ids after the command
  *
  * Exactly one owner, or a set of sharers, at a time, decided under
- * mem_lock. A claim by the owner, a share by a sharer and a release or
- * unshare of a segment the sender does not hold (when nobody else holds
- * it) succeed again, so a command executed twice answers the same. A
- * segment handed to another owner than its last one, or to the first
- * member of a new set of sharers, is zeroed first (the claim or share
- * answers -EINPROGRESS until then). Safe in softirq context.
+ * mem_lock and kept by chip id, so a device id that changes hands when the
+ * pool is renumbered takes nothing with it. A claim by the owner, a share
+ * by a sharer and a release or unshare of a segment the sender does not
+ * hold (when nobody else holds it) succeed again, so a command executed
+ * twice answers the same. A segment that nobody holds any more is wiped,
+ * and one that may hold data is wiped before it is handed to anyone (the
+ * claim or share answers -EINPROGRESS until then). Safe in softirq context.
  *
  * Return: 0, -EBUSY held by others (or a state change in progress),
- * -EINPROGRESS, -EPERM release by a non-holder, -ERANGE no such segment
- * or a sender beyond the sharers bitmap, -EINVAL unknown command,
- * -ENODEV without a device.
+ * -EINPROGRESS, -EPERM release by a non-holder or an unknown sender,
+ * -ERANGE no such segment or no room for another sharer, -EINVAL unknown
+ * command, -ENODEV without a device.
  */
-int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
+int mp_local_own(u64 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
 {
 	int idx = mp_dev_srcu_lock();
 	int ret = mp_local_own_dev(mp_dev_get_default(), src, cmd, seg, owner,

@@ -6,8 +6,10 @@
  * registers a struct mp_backend_ops with the pool device. The pool device
  * calls it for accesses to other devices' DRAM and for its counters; the
  * backend serves other devices' requests from the local DRAM through
- * mp_local_read() and mp_local_write(), which refuse ranges that this host
- * uses as System RAM and apply each call atomically.
+ * mp_local_read() and mp_local_write(), which serve only the holders of a
+ * segment (by chip id: the backend names the requester by the chip id of
+ * the member its frame came from), refuse ranges that this host uses as
+ * System RAM and apply each call atomically.
  */
 #ifndef _CMM_MP_BACKEND_H
 #define _CMM_MP_BACKEND_H
@@ -79,8 +81,8 @@ int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self);
 /* The local DRAM, for a backend serving remote requests. */
 u64 mp_local_size(void);
 u64 mp_local_seg_size(void);
-int mp_local_read(u32 src, u64 offset, void *buf, u32 len);
-int mp_local_write(u32 src, u64 offset, const void *buf, u32 len);
-int mp_local_own(u32 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
+int mp_local_read(u64 src, u64 offset, void *buf, u32 len);
+int mp_local_write(u64 src, u64 offset, const void *buf, u32 len);
+int mp_local_own(u64 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
 
 #endif /* _CMM_MP_BACKEND_H */

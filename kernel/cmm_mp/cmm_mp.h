@@ -30,12 +30,15 @@ struct mp_dev;
  * @phys: host physical address of the segment (local segments)
  * @size: bytes
  * @state: enum cmm_mp_seg_state; written under mp_dev.lock, read locklessly
- * @owner: device id of the owning host or CMM_MP_NONE; arbitrated under
- *	mp_dev.mem_lock (backend.c, mp_local_own())
- * @handed: 1 + the device id it was last handed to, 0 never
- * @sharers: bitmap of the device ids sharing it (sharing mode), under
+ * @owner: chip id of the owning device, 0 for none; arbitrated under
+ *	mp_dev.mem_lock (backend.c, mp_local_own()). Chip ids, not device
+ *	ids: a device id is a rank that a newcomer may take over
+ * @sharer: chip ids of the devices sharing it (sharing mode), under
  *	mp_dev.mem_lock; never together with @owner
- * @zeroing: claimed, being zeroed before its holders may use it
+ * @nr_sharers: entries of @sharer
+ * @zeroing: being wiped: nobody may access it, a claim waits
+ * @dirty: may hold what a former holder (or anyone, in an open segment)
+ *	wrote: wiped before it is handed to anyone
  * @res: claim of the range while online
  * @mgid: memory group id while online
  * @res_name: name of @res as shown in /proc/iomem
@@ -47,10 +50,11 @@ struct mp_seg {
 	u64 phys;
 	u64 size;
 	u32 state;
-	u32 owner;
-	u32 handed;
-	u32 sharers;
+	u64 owner;
+	u64 sharer[MP_OWN_MAX_SHARERS];
+	u32 nr_sharers;
 	bool zeroing;
+	bool dirty;
 	struct resource *res;
 	int mgid;
 	char res_name[MP_RES_NAME_LEN];
@@ -72,6 +76,9 @@ struct mp_seg {
  * @va: the DRAM mapped write-back, for serving remote requests (backend.c)
  * @mem_lock: makes each remote access atomic; segments enter
  *	CMM_MP_SEG_BUSY under it
+ * @members: chip id of each device id of the current pool (@id is ours),
+ *	to name holders by device id; under @mem_lock
+ * @nr_members: entries of @members
  * @segs: @geo.nr_segs segments
  * @mtype: memory tier type of @nid (slower than DRAM, as dax_kmem)
  * @device: class device in /sys/class/cmm_mp
@@ -96,6 +103,8 @@ struct mp_dev {
 	struct mutex lock;	/* serializes segment state changes */
 	void *va;
 	spinlock_t mem_lock;	/* one remote access at a time */
+	u64 members[MP_PAMT_MAX_DEVS];
+	u32 nr_members;
 	struct mp_seg *segs;
 	struct memory_dev_type *mtype;
 	struct device *device;
@@ -105,6 +114,9 @@ struct mp_dev {
 	struct mp_pamt pamt;
 	struct xarray remote;
 };
+
+/* main.c: segments open to every member while unheld (a test area) */
+extern unsigned int mp_open_segs;
 
 /* cxl.c */
 int mp_cxl_range(const char *region, struct mp_range *r);
@@ -149,6 +161,9 @@ const char *mp_pool_state_name(u32 state);
 /* backend.c */
 void mp_own_flush(void);
 bool mp_backend_active(void);
+u32 mp_seg_holders(struct mp_dev *d, struct mp_seg *s, u32 *sharers);
+void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s);
+void mp_dev_set_members(struct mp_dev *d, const u64 *chips, u32 nr);
 
 /* remote.c: segments mapped as /dev/mps or /dev/mpb (remote.h) */
 struct mp_remote;

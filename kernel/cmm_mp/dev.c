@@ -104,7 +104,8 @@ static void mp_segs_init(struct mp_dev *d)
 		s->dev = d;
 		mp_seg_range(&d->geo, i, &s->phys, &s->size);
 		s->state = CMM_MP_SEG_OFFLINE;
-		s->owner = CMM_MP_NONE;
+		/* what the range held before we were loaded: not ours to show */
+		s->dirty = true;
 		s->mgid = -1;
 		snprintf(s->res_name, sizeof(s->res_name), "cmm_mp %s seg%u",
 			 d->name, i);
@@ -282,7 +283,7 @@ bool mp_dev_in_use(struct mp_dev *d)
 		const struct mp_seg *s = &d->segs[i];
 
 		busy = s->state != CMM_MP_SEG_OFFLINE ||
-		       s->owner != CMM_MP_NONE || s->sharers || s->zeroing;
+		       s->owner || s->nr_sharers || s->zeroing;
 	}
 	spin_unlock_bh(&d->mem_lock);
 	mutex_unlock(&d->lock);

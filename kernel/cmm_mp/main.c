@@ -36,6 +36,16 @@ static unsigned long long chip_id;
 module_param(chip_id, ullong, 0444);
 MODULE_PARM_DESC(chip_id, "unique chip id (default: the backend port's MAC address as a number; random until a backend starts)");
 
+/*
+ * A segment nobody holds answers no member: its last holder's data is
+ * wiped, and a stranger cannot seed it. The transport's own tests and
+ * their barriers need memory every member may use without holding it:
+ * they opt in to the first open_segs segments (Documentation/security.rst).
+ */
+unsigned int mp_open_segs;
+module_param_named(open_segs, mp_open_segs, uint, 0444);
+MODULE_PARM_DESC(open_segs, "the first N segments may be read and written by every pool member while nobody holds them: a test area for the transport's tests, never for data (default 0)");
+
 static struct mp_dev *mp_dev0;
 static bool mp_dax_mode;
 

@@ -247,6 +247,12 @@ static int mps_mmap(struct file *file, struct vm_area_struct *vma)
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 len = vma->vm_end - vma->vm_start;
 
+	/*
+	 * A private copy would be one nobody writes back: refused. MAYSHARE,
+	 * as a read-only file's MAP_SHARED has no VM_SHARED
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
 	if (off > m->r->size || len > m->r->size - off)
 		return -EINVAL;
 	vma->vm_ops = &mps_vm_ops;

@@ -112,6 +112,16 @@ static int mp_nl_fill_rdev(struct sk_buff *skb, struct mp_dev *d, u32 i,
 }
 
 /* The local device. d->lock held. */
+/*
+ * Physical addresses tell where the kernel's memory lies (as /proc/iomem
+ * does, and kptr_restrict hides): only for CAP_SYS_ADMIN. Requests and
+ * dumps run in the context of the process that asked.
+ */
+static bool mp_nl_show_phys(void)
+{
+	return capable(CAP_SYS_ADMIN);
+}
+
 static int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
 			  u32 seq, int flags)
 {
@@ -123,7 +133,9 @@ static int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
 		return -EMSGSIZE;
 	if (mp_nl_put_pool_dev(skb, d, d->id) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_CHIP_ID, d->chip_id, CMM_MP_A_PAD) ||
-	    nla_put_u64_64bit(skb, CMM_MP_A_DEV_PHYS, d->geo.base, CMM_MP_A_PAD) ||
+	    (mp_nl_show_phys() &&
+	     nla_put_u64_64bit(skb, CMM_MP_A_DEV_PHYS, d->geo.base,
+			       CMM_MP_A_PAD)) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_DEV_SIZE, d->geo.size, CMM_MP_A_PAD) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, d->geo.seg_size,
 			      CMM_MP_A_PAD) ||
@@ -173,9 +185,10 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 {
 	struct mp_dev *d = s->dev;
 	u32 first, count, online, movable;
-	u32 state = READ_ONCE(s->state), owner = READ_ONCE(s->owner);
-	u32 sharers = READ_ONCE(s->sharers);
+	u32 state = READ_ONCE(s->state), owner, sharers;
 	void *hdr;
+
+	owner = mp_seg_holders(d, s, &sharers);
 
 	/* allocated to a device (or shared), not as System RAM here */
 	if (state == CMM_MP_SEG_OFFLINE && owner != CMM_MP_NONE)
@@ -192,7 +205,9 @@ static int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_NHA,
 			      d->pool_offset + s->phys - d->geo.base,
 			      CMM_MP_A_PAD) ||
-	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_PHYS, s->phys, CMM_MP_A_PAD) ||
+	    (mp_nl_show_phys() &&
+	     nla_put_u64_64bit(skb, CMM_MP_A_SEG_PHYS, s->phys,
+			       CMM_MP_A_PAD)) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, s->size, CMM_MP_A_PAD) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
 	    mp_nl_put_map(skb, d, mp_seg_pool_id(s), CMM_MP_SEG_MODE_RAM,
@@ -503,11 +518,12 @@ static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
 		     u32 *owner, u32 *sharers, struct netlink_ext_ack *extack)
 {
 	u32 self = READ_ONCE(d->id);
+	u64 chip = READ_ONCE(d->chip_id);
 	int ret, tries = 1000;
 
 	do {
 		if (devid == self) {
-			ret = mp_local_own(self, cmd, idx, owner, sharers);
+			ret = mp_local_own(chip, cmd, idx, owner, sharers);
 			/*
 			 * Our own device zeroes in a work item here: wait for
 			 * it rather than poll against a timeout, which slow
@@ -515,7 +531,7 @@ static int mp_nl_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
 			 */
 			if (ret == -EINPROGRESS) {
 				mp_own_flush();
-				ret = mp_local_own(self, cmd, idx, owner,
+				ret = mp_local_own(chip, cmd, idx, owner,
 						   sharers);
 			}
 		} else {
@@ -807,6 +823,16 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	u32 id, owner, sharers, mode;
 	int ret;
 
+	/*
+	 * GENL_ADMIN_PERM asked for CAP_NET_ADMIN; this adds and removes
+	 * the host's RAM and hands segments between hosts, as memory
+	 * hotplug through sysfs (root's) and daxctl do.
+	 */
+	if (!capable(CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "onlining or offlining a segment needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+
 	if (!online && mp_nl_unmap_any(info, &ret))
 		return ret;
 	s = mp_nl_seg(info, &d);
@@ -832,7 +858,7 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	}
 	if (remote)
 		return mp_nl_rseg_release(info, d, id);
-	owner = READ_ONCE(s->owner);
+	owner = mp_seg_holders(d, s, &sharers);
 	if (!online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE &&
 	    owner != CMM_MP_NONE && owner != READ_ONCE(d->id)) {
 		NL_SET_ERR_MSG(info->extack, "only the owner may offline this segment");
@@ -852,7 +878,7 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 		ret = mp_seg_offline_ram(s, info->extack);
 	mutex_unlock(&d->lock);
 	if (ret && online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE)
-		mp_local_own(READ_ONCE(d->id), MP_ETH_OWN_RELEASE, s->id,
+		mp_local_own(READ_ONCE(d->chip_id), MP_ETH_OWN_RELEASE, s->id,
 			     &owner, &sharers);
 	if (ret)
 		return ret;

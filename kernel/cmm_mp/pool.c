@@ -45,14 +45,25 @@ u32 mp_seg_pool_id(const struct mp_seg *s)
 	return READ_ONCE(s->dev->first_seg) + s->id;
 }
 
-/* Called with d->lock held: local segments online here belong to d->id. */
-static void mp_pool_set_owners(struct mp_dev *d)
+/*
+ * Called with d->lock held: our chip id changes from @old to d->chip_id
+ * (the backend's port address became it): what we hold goes with it.
+ */
+static void mp_pool_rekey(struct mp_dev *d, u64 old)
 {
-	u32 i;
+	u32 i, j;
 
-	for (i = 0; i < d->geo.nr_segs; i++)
-		if (d->segs[i].state == CMM_MP_SEG_ONLINE_RAM)
-			WRITE_ONCE(d->segs[i].owner, d->id);
+	spin_lock_bh(&d->mem_lock);
+	for (i = 0; i < d->geo.nr_segs; i++) {
+		struct mp_seg *s = &d->segs[i];
+
+		if (s->owner == old)
+			s->owner = d->chip_id;
+		for (j = 0; j < s->nr_sharers; j++)
+			if (s->sharer[j] == old)
+				s->sharer[j] = d->chip_id;
+	}
+	spin_unlock_bh(&d->mem_lock);
 }
 
 /* Called with d->lock held. */
@@ -62,8 +73,8 @@ static void mp_pool_set_local(struct mp_dev *d)
 	WRITE_ONCE(d->first_seg, 0);
 	d->pool_offset = 0;
 	memset(&d->pamt, 0, sizeof(d->pamt));
+	mp_dev_set_members(d, NULL, 0);
 	WRITE_ONCE(d->pool_state, CMM_MP_POOL_LOCAL);
-	mp_pool_set_owners(d);
 	mp_remote_pool_changed(d);
 }
 
@@ -97,8 +108,11 @@ u64 mp_pool_chip_id(const u8 *mac)
 
 	if (d) {
 		mutex_lock(&d->lock);
+		chip_id = d->chip_id;
 		if (!d->chip_id_param && mac && is_valid_ether_addr(mac))
 			d->chip_id = ether_addr_to_u64(mac);
+		if (d->chip_id != chip_id)
+			mp_pool_rekey(d, chip_id);
 		chip_id = d->chip_id;
 		mutex_unlock(&d->lock);
 	}
@@ -133,7 +147,9 @@ static int mp_pool_check(struct mp_dev *d, const struct mp_pamt *t, u32 self)
 static int mp_pool_update_dev(struct mp_dev *d, u32 state,
 			      const struct mp_pamt *t, u32 self)
 {
+	u64 chips[MP_PAMT_MAX_DEVS];
 	int ret = 0;
+	u32 i;
 
 	if (!d)
 		return -ENODEV;
@@ -149,7 +165,9 @@ static int mp_pool_update_dev(struct mp_dev *d, u32 state,
 		WRITE_ONCE(d->id, self);
 		WRITE_ONCE(d->first_seg, t->dev[self].first_seg);
 		d->pool_offset = t->dev[self].nha;
-		mp_pool_set_owners(d);
+		for (i = 0; i < t->nr_devs; i++)
+			chips[i] = t->dev[i].valid ? t->dev[i].chip_id : 0;
+		mp_dev_set_members(d, chips, t->nr_devs);
 		WRITE_ONCE(d->pool_state, state);
 		pr_info("%s: pool generation %u: %u devices, %u segments; we are device %u, segments %u-%u\n",
 			d->name, t->generation, t->nr_devs, t->nr_segs, self,

@@ -112,9 +112,11 @@ int mp_remote_io(struct mp_remote *r, u64 pos, void *buf, size_t len,
 		n = min(len - done, step);
 		off = r->dev_off + pos + done;
 		if (local && write)
-			ret = mp_local_write(r->devid, off, buf + done, n);
+			ret = mp_local_write(READ_ONCE(d->chip_id), off,
+					     buf + done, n);
 		else if (local)
-			ret = mp_local_read(r->devid, off, buf + done, n);
+			ret = mp_local_read(READ_ONCE(d->chip_id), off,
+					    buf + done, n);
 		else if (write)
 			ret = mp_backend_write(r->devid, off, buf + done, n);
 		else

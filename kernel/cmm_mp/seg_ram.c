@@ -116,7 +116,10 @@ int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
 
 	s->res = res;
 	s->mgid = mgid;
-	s->owner = d->id;
+	spin_lock_bh(&d->mem_lock);
+	s->owner = d->chip_id;
+	s->dirty = true;
+	spin_unlock_bh(&d->mem_lock);
 	WRITE_ONCE(s->state, CMM_MP_SEG_ONLINE_RAM);
 	pr_info("%s seg%u: added %#llx-%#llx as System RAM on node %d\n",
 		d->name, s->id, s->phys, s->phys + s->size - 1, d->nid);
@@ -138,9 +141,10 @@ err_state:
  * @s: the segment; the caller holds s->dev->lock
  * @extack: where to say why it failed
  *
- * Return: 0, -EALREADY when offline already, or the hotplug core's refusal
- * (-EBUSY: unmovable pages; -EINTR: interrupted). On error the segment
- * stays online with all its data.
+ * The segment is wiped before it is offline with no owner. Return: 0,
+ * -EALREADY when offline already, or the hotplug core's refusal (-EBUSY:
+ * unmovable pages; -EINTR: interrupted). On error the segment stays
+ * online with all its data.
  */
 int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
 {
@@ -168,7 +172,8 @@ int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
 	kfree(s->res);
 	s->res = NULL;
 	s->mgid = -1;
-	s->owner = CMM_MP_NONE;
+	/* our pages, page cache and slab were here: nobody else sees them */
+	mp_seg_wipe(d, s);
 	WRITE_ONCE(s->state, CMM_MP_SEG_OFFLINE);
 	module_put(THIS_MODULE);
 	pr_info("%s seg%u: offlined and removed\n", d->name, s->id);

@@ -28,7 +28,15 @@ static ssize_t _name##_show(struct device *dev,				\
 static DEVICE_ATTR_RO(_name)
 
 MP_DEV_ATTR(chip_id, "%#llx", d->chip_id);
-MP_DEV_ATTR(phys, "%#llx", d->geo.base);
+/* physical addresses are root's alone, as in /proc/iomem */
+static ssize_t phys_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct mp_dev *d = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%#llx\n", d->geo.base);
+}
+static DEVICE_ATTR_ADMIN_RO(phys);
 MP_DEV_ATTR(size, "%llu", d->geo.size);
 MP_DEV_ATTR(segment_size, "%llu", d->geo.seg_size);
 MP_DEV_ATTR(nr_segments, "%u", d->geo.nr_segs);
@@ -91,7 +99,7 @@ static struct mp_seg *kobj_to_seg(struct kobject *kobj)
 	return container_of(kobj, struct mp_seg_kobj, kobj)->seg;
 }
 
-#define MP_SEG_ATTR(_name, _fmt, _expr)					\
+#define MP_SEG_ATTR_MODE(_name, _mode, _fmt, _expr)			\
 static ssize_t seg_##_name##_show(struct kobject *kobj,			\
 				  struct kobj_attribute *attr, char *buf)\
 {									\
@@ -100,7 +108,9 @@ static ssize_t seg_##_name##_show(struct kobject *kobj,			\
 	return sysfs_emit(buf, _fmt "\n", _expr);			\
 }									\
 static struct kobj_attribute seg_attr_##_name =				\
-	__ATTR(_name, 0444, seg_##_name##_show, NULL)
+	__ATTR(_name, _mode, seg_##_name##_show, NULL)
+
+#define MP_SEG_ATTR(_name, _fmt, _expr)	MP_SEG_ATTR_MODE(_name, 0444, _fmt, _expr)
 
 static u32 seg_blocks_online(const struct mp_seg *s)
 {
@@ -119,9 +129,16 @@ static u32 seg_blocks_first(const struct mp_seg *s)
 }
 
 MP_SEG_ATTR(state, "%s", mp_seg_state_name(READ_ONCE(s->state)));
-MP_SEG_ATTR(phys, "%#llx", s->phys);
+MP_SEG_ATTR_MODE(phys, 0400, "%#llx", s->phys);
 MP_SEG_ATTR(size, "%llu", s->size);
-MP_SEG_ATTR(owner, "%d", (int)READ_ONCE(s->owner));
+static int seg_owner(struct mp_seg *s)
+{
+	u32 sharers;
+
+	return (int)mp_seg_holders(s->dev, s, &sharers);
+}
+
+MP_SEG_ATTR(owner, "%d", seg_owner(s));
 MP_SEG_ATTR(memblock_first, "%u", seg_blocks_first(s));
 MP_SEG_ATTR(memblock_count, "%llu", s->size / s->dev->geo.block_size);
 MP_SEG_ATTR(memblock_online, "%u", seg_blocks_online(s));

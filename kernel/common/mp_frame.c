@@ -26,19 +26,21 @@ static_assert(DOFF(capacity) == 8 && DOFF(mac) == 16 &&
 	      DOFF(dev_count) == 22 && DOFF(gen) == 24 && DOFF(mtu) == 28,
 	      "mp_eth_discover offsets are part of the ABI");
 static_assert(sizeof(struct mp_eth_auth) == MP_ETH_AUTH_LEN &&
+	      offsetof(struct mp_eth_auth, bind) == 4 &&
 	      offsetof(struct mp_eth_auth, stamp) == 8 &&
 	      offsetof(struct mp_eth_auth, tag) == 16,
 	      "mp_eth_auth offsets are part of the ABI");
 
 bool mp_frame_op_is_request(u8 op)
 {
-	return op == MP_ETH_OP_READ_REQ || op == MP_ETH_OP_WRITE_REQ;
+	return op == MP_ETH_OP_READ_REQ || op == MP_ETH_OP_WRITE_REQ ||
+	       op == MP_ETH_OP_OWN_REQ;
 }
 
 bool mp_frame_op_is_response(u8 op)
 {
 	return op == MP_ETH_OP_READ_RESP || op == MP_ETH_OP_WRITE_ACK ||
-	       op == MP_ETH_OP_NAK;
+	       op == MP_ETH_OP_OWN_RESP || op == MP_ETH_OP_NAK;
 }
 
 bool mp_frame_op_is_control(u8 op)
@@ -51,6 +53,7 @@ u32 mp_frame_payload_len(const struct mp_frame *f)
 	switch (f->op) {
 	case MP_ETH_OP_WRITE_REQ:
 	case MP_ETH_OP_READ_RESP:
+	case MP_ETH_OP_OWN_RESP:
 	case MP_ETH_OP_DISCOVER:
 	case MP_ETH_OP_DISCOVER_ACK:
 		return f->len;
@@ -151,6 +154,10 @@ int mp_frame_check(const struct mp_frame *f, u32 max_payload)
 	ret = check_data(f, max_payload);
 	if (ret)
 		return ret;
+	/* an ownership command and its verdict: struct mp_eth_own */
+	if ((f->op == MP_ETH_OP_OWN_REQ || f->op == MP_ETH_OP_OWN_RESP) &&
+	    f->len != MP_ETH_OWN_LEN)
+		return -EPROTO;
 	if (mp_frame_op_is_request(f->op))
 		return check_request(f);
 	return check_response(f);
@@ -223,6 +230,11 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
 		return -EBADMSG;
 	if ((u64)size > need && size > MP_ETH_MIN_PDU)
 		return -EBADMSG;
+	f->bind = 0;
+	if (f->flags & MP_ETH_F_AUTH)
+		f->bind = mp_get_be32(buf + MP_ETH_HDR_LEN +
+				      mp_frame_payload_len(f) +
+				      offsetof(struct mp_eth_auth, bind));
 	return 0;
 }
 
@@ -241,6 +253,8 @@ int mp_frame_reply(const struct mp_frame *req, int status,
 		r.op = MP_ETH_OP_NAK;
 	else if (req->op == MP_ETH_OP_READ_REQ)
 		r.op = MP_ETH_OP_READ_RESP;
+	else if (req->op == MP_ETH_OP_OWN_REQ)
+		r.op = MP_ETH_OP_OWN_RESP;
 	else
 		r.op = MP_ETH_OP_WRITE_ACK;
 	/*
@@ -258,6 +272,7 @@ int mp_frame_reply(const struct mp_frame *req, int status,
 	r.offset = req->offset;
 	r.len = req->len;
 	r.status = status;
+	r.bind = req->bind;
 	*resp = r;
 	return 0;
 }
@@ -280,12 +295,44 @@ int mp_frame_match_response(const struct mp_frame *resp, u8 req_op,
 		if (req_op != MP_ETH_OP_WRITE_REQ)
 			return -EPROTO;
 		break;
+	case MP_ETH_OP_OWN_RESP:
+		if (req_op != MP_ETH_OP_OWN_REQ)
+			return -EPROTO;
+		break;
 	default:
 		return -EPROTO;
 	}
 	if (resp->offset != offset || resp->len != len)
 		return -EBADMSG;
 	return 0;
+}
+
+int mp_frame_nak_errno(int status)
+{
+	switch (status) {
+	case -EACCES:
+	case -ERANGE:
+	case -EINVAL:
+	case -ENODEV:
+		return status;
+	default:
+		return -EIO;
+	}
+}
+
+int mp_own_verdict(int status)
+{
+	switch (status) {
+	case 0:
+	case -EBUSY:
+	case -EINPROGRESS:
+	case -EPERM:
+	case -ERANGE:
+	case -EINVAL:
+		return status;
+	default:
+		return -EPROTO;
+	}
 }
 
 static int check_discover(const struct mp_discover *d)
@@ -297,7 +344,7 @@ static int check_discover(const struct mp_discover *d)
 	/* The MAC table needs a unicast address: group bit clear, not 0. */
 	if ((d->mac[0] & 1) || !memcmp(d->mac, zero_mac, sizeof(zero_mac)))
 		return -EPROTO;
-	if (d->mtu < MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN)
+	if (d->mtu < MP_ETH_MIN_MTU)
 		return -EPROTO;
 	return 0;
 }

@@ -25,6 +25,12 @@ struct mp_frame {
 	u64 offset;
 	u32 len;
 	int status;	/* 0 or -errno (NAK) */
+	/*
+	 * Not in the header: the bind word of the authentication trailer
+	 * (struct mp_eth_auth), decoded with MP_ETH_F_AUTH, 0 without;
+	 * mp_frame_reply() echoes it.
+	 */
+	u32 bind;
 };
 
 /* A decoded discovery payload, in host byte order. */
@@ -77,10 +83,10 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
 		    struct mp_frame *f);
 
 /*
- * Build the response to request req: status 0 gives READ_RESP or
- * WRITE_ACK, a negative errno gives a NAK. src/dst are swapped, gen, sn,
- * tag, offset and len are echoed, and so is F_RETX (the copy it answers);
- * other flags and ack are cleared.
+ * Build the response to request req: status 0 gives READ_RESP, WRITE_ACK
+ * or OWN_RESP, a negative errno gives a NAK. src/dst are swapped, gen, sn,
+ * tag, offset, len and bind are echoed, and so is F_RETX (the copy it
+ * answers); other flags and ack are cleared.
  * 0 or -EINVAL (req not a request, status out of range).
  */
 int mp_frame_reply(const struct mp_frame *req, int status,
@@ -93,6 +99,18 @@ int mp_frame_reply(const struct mp_frame *req, int status,
  */
 int mp_frame_match_response(const struct mp_frame *resp, u8 req_op,
 			    u64 offset, u32 len);
+
+/*
+ * What a peer's refusal means to our callers. A NAK's status and an
+ * ownership verdict are whatever the peer put there: a caller must only
+ * ever see the errnos the protocol defines (a kernel-internal code such
+ * as -ERESTARTNOINTR from the wire would be acted on as if it were ours).
+ * mp_frame_nak_errno(): -EACCES, -ERANGE, -EINVAL or -ENODEV as sent,
+ * anything else -EIO. mp_own_verdict(): 0, -EBUSY, -EINPROGRESS, -EPERM,
+ * -ERANGE or -EINVAL as sent, anything else -EPROTO.
+ */
+int mp_frame_nak_errno(int status);
+int mp_own_verdict(int status);
 
 /* Discovery payload codec: MP_ETH_DISCOVER_LEN bytes. */
 int mp_discover_encode(const struct mp_discover *d, u8 *buf, size_t size);

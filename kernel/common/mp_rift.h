@@ -55,6 +55,7 @@ struct mp_rift_entry {
 	u64 last_tx;		/* time of the latest transmission */
 	u64 deadline;		/* retransmit or fail at this time */
 	u64 fail_at;		/* first_tx + the failure budget */
+	u32 nonce;		/* caller's: bound into the request, echoed */
 	u16 sn;
 	u16 dst;
 	u16 tag;		/* == index in the table, sent in the header */

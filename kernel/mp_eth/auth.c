@@ -74,14 +74,16 @@ const struct mpe_keys *mpe_auth_sign_begin(struct mpe *m)
  * @k: from mpe_auth_sign_begin(), under the same rcu_read_lock()
  * @skb: data at the Ethernet header, header and payload complete, room
  *	for MP_ETH_AUTH_LEN bytes at the tail (mpe_frame_alloc())
+ * @bind: the trailer's bind word (a request's nonce, echoed by its
+ *	response; 0 in control frames)
  */
 void mpe_auth_sign(struct mpe *m, const struct mpe_keys *k,
-		   struct sk_buff *skb)
+		   struct sk_buff *skb, u32 bind)
 {
 	u8 *tr = skb_put(skb, MP_ETH_AUTH_LEN);
 
 	put_unaligned_be32(k->id[k->tx], tr + TOFF(key_id));
-	put_unaligned_be32(0, tr + TOFF(reserved));
+	put_unaligned_be32(bind, tr + TOFF(bind));
 	put_unaligned_be64(mpe_stamp(m), tr + TOFF(stamp));
 	put_unaligned_be64(mpe_tag(skb->data + ETH_ALEN, tr, &k->key[k->tx]),
 			   tr + TOFF(tag));
@@ -144,7 +146,8 @@ atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 	for (i = 0; i < MPE_KEYS; i++)
 		if (k->valid & BIT(i) && k->id[i] == id)
 			break;
-	if (i == MPE_KEYS || get_unaligned_be32(tr + TOFF(reserved)) ||
+	if (i == MPE_KEYS ||
+	    (mp_frame_op_is_control(f->op) && get_unaligned_be32(tr + TOFF(bind))) ||
 	    mpe_tag(from, tr, &k->key[i]) != get_unaligned_be64(tr + TOFF(tag)))
 		return &m->drops.bad_tag;
 	return mpe_auth_fresh(m, from, tr, f);
@@ -191,7 +194,8 @@ static void mpe_keys_replace(struct mpe *m, struct mpe_keys *n)
  * @id: key id
  * @raw: MPE_KEY_LEN bytes of key (ignored by MPE_KEY_CLEAR)
  *
- * Sleeps. Return: 0, -EINVAL for an unknown op, -ENOMEM.
+ * Sleeps. Return: 0, -EINVAL for an unknown op or an all-zero key (no
+ * secret: anyone could sign with it), -ENOMEM.
  */
 int mpe_auth_set(struct mpe *m, u32 op, u32 id, const u8 *raw)
 {
@@ -201,6 +205,10 @@ int mpe_auth_set(struct mpe *m, u32 op, u32 id, const u8 *raw)
 
 	if (op != MPE_KEY_SET && op != MPE_KEY_ACCEPT && op != MPE_KEY_CLEAR)
 		return -EINVAL;
+	if (op != MPE_KEY_CLEAR && !memchr_inv(raw, 0, MPE_KEY_LEN)) {
+		pr_err("pool key %u refused: all zero\n", id);
+		return -EINVAL;
+	}
 	mutex_lock(&m->key_mutex);
 	cur = rcu_dereference_protected(m->keys,
 					lockdep_is_held(&m->key_mutex));

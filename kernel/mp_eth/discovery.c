@@ -217,8 +217,10 @@ static void mpe_disc_finish(struct mpe *m, struct mp_dmember *v, u32 n,
 			mb.mtu = v[i].mtu;
 	for (i = 0; i < t->nr_devs; i++) {
 		ether_addr_copy(mb.mac[i], t->dev[i].mac);
-		if (t->dev[i].valid)
+		if (t->dev[i].valid) {
 			mb.valid |= BIT(i);
+			mb.chip[i] = t->dev[i].chip_id;
+		}
 	}
 
 	spin_lock_bh(&dc->lock);
@@ -311,9 +313,13 @@ int mpe_disc_start(struct mpe *m)
 	self.chip_id = mp_pool_chip_id(m->ndev->dev_addr);
 	self.capacity = mp_local_size();
 	ether_addr_copy(self.mac, m->ndev->dev_addr);
-	self.mtu = max_t(u32, READ_ONCE(m->ndev->mtu),
-			 MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN);
+	self.mtu = READ_ONCE(m->ndev->mtu);
 	ret = is_valid_ether_addr(self.mac) ? 0 : -EINVAL;
+	if (!ret && self.mtu < MP_ETH_MIN_MTU) {
+		pr_err("%s: MTU %u, discovery needs at least %u\n",
+		       m->ndev->name, self.mtu, MP_ETH_MIN_MTU);
+		ret = -EINVAL;
+	}
 	if (!ret)
 		ret = mp_disc_init(&dc->d, &par, &self, dc->heard,
 				   ARRAY_SIZE(dc->heard), dc->hash,

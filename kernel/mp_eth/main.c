@@ -299,6 +299,23 @@ static int mpe_memb_init(struct mpe *m)
 	return 0;
 }
 
+/*
+ * The chip ids of a static table: each peer's is its MAC as a number (the
+ * default chip id of its pool device), ours our pool device's own. Before
+ * the data path starts: nothing reads the table yet.
+ */
+static void mpe_memb_chips(struct mpe *m)
+{
+	struct mpe_memb *mb = rcu_dereference_protected(m->memb, true);
+	unsigned int i;
+
+	if (m->cfg.discovery)
+		return;
+	for (i = 0; i < m->cfg.nr_devs; i++)
+		mb->chip[i] = ether_addr_to_u64(m->cfg.mac[i]);
+	mb->chip[m->cfg.devid] = mp_pool_chip_id(m->ndev->dev_addr);
+}
+
 static int mpe_backend_read(void *priv, u16 dst, u64 offset, void *buf,
 			    u32 len)
 {
@@ -313,7 +330,7 @@ static int mpe_backend_write(void *priv, u16 dst, u64 offset,
 			len);
 }
 
-/* Ownership: a read at a control offset of @dst (uapi mp_eth.h). */
+/* Ownership: an OWN_REQ to @dst (uapi mp_eth.h). */
 static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
 			   u32 *sharers)
 {
@@ -323,18 +340,18 @@ static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
 
 	*owner = CMM_MP_NONE;
 	*sharers = 0;
-	ret = mpe_xfer(priv, MP_ETH_OP_READ_REQ, dst, MP_ETH_OWN_OFF(cmd, seg),
+	ret = mpe_xfer(priv, MP_ETH_OP_OWN_REQ, dst, MP_ETH_OWN_OFF(cmd, seg),
 		       buf, sizeof(buf));
 	if (ret)
 		return ret;
 	status = (int)get_unaligned_be32(buf);
 	o = get_unaligned_be16(buf + 4);
-	if (o != MP_ETH_DEV_ANY)
+	if (o == MP_ETH_DEV_GONE)
+		*owner = CMM_MP_GONE;
+	else if (o != MP_ETH_DEV_ANY)
 		*owner = o;
 	*sharers = get_unaligned_be16(buf + 6);
-	if (status > 0 || status < -MP_ETH_MAX_ERRNO)
-		return -EPROTO;
-	return status;
+	return mp_own_verdict(status);
 }
 
 static int mpe_backend_peer_stats(void *priv, unsigned int idx,
@@ -430,6 +447,7 @@ static int __init mpe_init(void)
 		goto err_free;
 	}
 	netdev_tracker_alloc(m->ndev, &m->ndev_tracker, GFP_KERNEL);
+	mpe_memb_chips(m);
 	if (!m->cfg.discovery &&
 	    !ether_addr_equal(m->ndev->dev_addr, m->cfg.mac[m->cfg.devid]))
 		pr_info("%s has %pM, peers= lists %pM for devid %u\n",

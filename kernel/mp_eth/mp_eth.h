@@ -97,6 +97,8 @@ struct mpe_config {
  * @valid: bit i set when device i is a member now (clear: lost)
  * @mtu: the smallest L2 MTU of the members (discovery), 0: not known
  * @mac: MAC table indexed by device id
+ * @chip: chip id of each device id (0: lost); the pool device keeps what
+ *	each member holds by chip id, which no newcomer can take over
  */
 struct mpe_memb {
 	struct rcu_head rcu;
@@ -107,6 +109,7 @@ struct mpe_memb {
 	u32 valid;
 	u32 mtu;
 	u8 mac[MPE_MAX_DEVS][ETH_ALEN];
+	u64 chip[MPE_MAX_DEVS];
 };
 
 struct mpe_disc;
@@ -255,7 +258,7 @@ void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb,
 /* responder.c */
 void mpe_responder_init(struct mpe *m);
 void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
-		    const struct mp_frame *f);
+		    const struct mp_frame *f, u64 chip);
 
 /* stats.c */
 void mpe_peer_stats(struct mpe *m, u16 id, struct mp_peer_stats *st,
@@ -265,7 +268,7 @@ u32 mpe_inflight(struct mpe *m);
 /* auth.c */
 const struct mpe_keys *mpe_auth_sign_begin(struct mpe *m);
 void mpe_auth_sign(struct mpe *m, const struct mpe_keys *k,
-		   struct sk_buff *skb);
+		   struct sk_buff *skb, u32 bind);
 atomic64_t *mpe_auth_check(struct mpe *m, const struct sk_buff *skb,
 			   const struct mp_frame *f);
 u64 mpe_auth_stamp(const struct sk_buff *skb, const struct mp_frame *f);

@@ -46,6 +46,7 @@ static void mpe_header(struct mpe *m, const struct mp_rift_entry *e,
 	f->ack = mp_rift_ack(&m->rift, e->dst);
 	f->offset = e->offset;
 	f->len = e->len;
+	f->bind = e->nonce;
 }
 
 /* Called with rift_lock held: (re)arm the timer for the earliest deadline. */
@@ -139,7 +140,7 @@ static enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 }
 
 /* Serve a transfer to our own device id from the local DRAM. */
-static int mpe_xfer_local(struct mpe *m, u16 self, u8 op, u64 offset, u8 *buf,
+static int mpe_xfer_local(struct mpe *m, u64 self, u8 op, u64 offset, u8 *buf,
 			  u32 len)
 {
 	u32 done, n, step = mpe_max_payload(m);
@@ -188,13 +189,14 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
 	u16 self, nr_devs;
 	struct mp_frame f;
 	int ret, err = 0;
+	u64 credit, chip;
 	bool running;
-	u64 credit;
 
 	rcu_read_lock();
 	mb = rcu_dereference(m->memb);
 	running = mb->running;
 	self = mb->devid;
+	chip = self < MPE_MAX_DEVS ? mb->chip[self] : 0;
 	nr_devs = mb->nr_devs;
 	valid = mb->valid;
 	rcu_read_unlock();
@@ -202,8 +204,10 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
 		return -EAGAIN;
 	if (dst >= nr_devs || !len || offset + len < offset)
 		return -EINVAL;
+	if (dst == self && op == MP_ETH_OP_OWN_REQ)
+		return -EINVAL;	/* the pool device arbitrates its own */
 	if (dst == self)
-		return mpe_xfer_local(m, self, op, offset, buf, len);
+		return mpe_xfer_local(m, chip, op, offset, buf, len);
 	if (!(valid & BIT(dst))) {
 		spin_lock_bh(&m->rift_lock);
 		m->peer[dst].rq.fast_fails++;
@@ -247,6 +251,7 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
 		e->op = op;
 		e->offset = offset + issued;
 		e->len = chunk;
+		e->nonce = get_random_u32();
 		mpe_header(m, e, false, &f);
 		x.outstanding++;
 		m->peer[dst].rq.tx++;
@@ -292,7 +297,12 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	spin_lock(&m->rift_lock);
 	st->rx++;
 	ret = mp_rift_match(&m->rift, f->tag, f->sn, f->src, &e);
-	if (ret || mp_frame_match_response(f, e->op, e->offset, e->len)) {
+	/*
+	 * Under a key the response must carry the nonce of the request in
+	 * flight: one captured in an earlier cycle of the SNs answers nothing
+	 */
+	if (ret || mp_frame_match_response(f, e->op, e->offset, e->len) ||
+	    ((f->flags & MP_ETH_F_AUTH) && f->bind != e->nonce)) {
 		st->stale_responses++;
 		goto out;
 	}
@@ -302,10 +312,10 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		st->naks++;
 		if (f->status == -EACCES)
 			st->refused++;
-		mpe_entry_done(m, e, f->status);
+		mpe_entry_done(m, e, mp_frame_nak_errno(f->status));
 		goto out;
 	}
-	if (f->op == MP_ETH_OP_READ_RESP)
+	if (f->op == MP_ETH_OP_READ_RESP || f->op == MP_ETH_OP_OWN_RESP)
 		memcpy(x->buf + (e->offset - x->offset),
 		       skb->data + MP_ETH_HDR_LEN, e->len);
 	mpe_entry_done(m, e, 0);

@@ -6,7 +6,8 @@
  * peer's window lock, and its status goes into the window's response cache
  * (mp_window_complete()). A copy of a request that was executed before
  * (DUP) is answered again from the cached status: a write is never applied
- * twice; a read is read again (idempotent). BUSY, OLD and BEYOND are
+ * twice, an ownership command never arbitrated twice (its verdict is what
+ * is cached); a read is read again (idempotent). BUSY, OLD and BEYOND are
  * dropped. The memcpy of each frame runs under the pool device's mem_lock
  * (mp_local_read()/mp_local_write()), so it is atomic.
  */
@@ -20,56 +21,76 @@
 #include "../cmm_mp/backend.h"
 
 /*
- * An ownership command (a read at a control offset, include/uapi/linux/
- * mp_eth.h): the verdict goes into the payload, the frame's status is 0
- * unless the request itself is malformed.
+ * Ownership command @f from chip @chip: the verdict goes into the payload,
+ * the frame's status is 0 unless the request itself is malformed. It is
+ * executed once (@execute), its verdict kept in *@cached; a copy of it is
+ * answered from there with the holders as they are now, so a duplicate
+ * or a replay within the window never changes who holds what.
  */
-static int mpe_own_exec(const struct mp_frame *f, u8 *out)
+static int mpe_own_exec(const struct mp_frame *f, u64 chip, bool execute,
+			int *cached, u8 *out)
 {
+	u32 cmd = upper_32_bits(f->offset), seg = lower_32_bits(f->offset);
 	u32 owner, sharers;
 	int ret;
 
-	if (f->len != MP_ETH_OWN_LEN ||
-	    (f->offset & ~MP_ETH_OWN_BASE) >> 32 > U16_MAX)
+	if (cmd < MP_ETH_OWN_QUERY || cmd > MP_ETH_OWN_UNSHARE) {
+		*cached = -EINVAL;
 		return -EINVAL;
-	ret = mp_local_own(f->src, (f->offset & ~MP_ETH_OWN_BASE) >> 32,
-			   lower_32_bits(f->offset), &owner, &sharers);
+	}
+	if (execute) {
+		ret = mp_local_own(chip, cmd, seg, &owner, &sharers);
+		*cached = ret;
+	} else {
+		ret = *cached;
+		if (ret != -EINVAL)
+			mp_local_own(chip, MP_ETH_OWN_QUERY, seg, &owner,
+				     &sharers);
+	}
 	if (ret == -EINVAL)
 		return ret;
 	put_unaligned_be32((u32)ret, out);
-	put_unaligned_be16(owner == CMM_MP_NONE ? MP_ETH_DEV_ANY : owner,
+	put_unaligned_be16(owner == CMM_MP_NONE ? MP_ETH_DEV_ANY :
+			   owner == CMM_MP_GONE ? MP_ETH_DEV_GONE : owner,
 			   out + 4);
 	put_unaligned_be16(sharers, out + 6);
 	return 0;
 }
 
 /*
- * Execute request @f if @execute (else keep *status, the cached one) and
- * return the frame for its response (payload filled for a read), or NULL
- * without memory. A write is applied even then: its retransmission is
- * answered from the cache. A read that found no memory has no effect.
+ * Execute request @f from chip @chip if @execute, else answer it from
+ * *@cached (what its first execution left in the window's cache). Returns
+ * the frame for its response (payload filled for a read), or NULL without
+ * memory; *@status is the response's status, *@cached what to cache. A
+ * write is applied even without memory: its retransmission is answered
+ * from the cache. A read that found no memory has no effect.
  */
 static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
-				const struct mp_frame *f, bool execute,
-				int *status)
+				const struct mp_frame *f, u64 chip, bool execute,
+				int *cached, int *status)
 {
 	struct sk_buff *skb;
 
 	if (f->op == MP_ETH_OP_WRITE_REQ) {
 		if (execute)
-			*status = mp_local_write(f->src, f->offset,
+			*cached = mp_local_write(chip, f->offset,
 						 req->data + MP_ETH_HDR_LEN,
 						 f->len);
+		*status = *cached;
 		return mpe_frame_alloc(m, 0, GFP_ATOMIC);
 	}
 	skb = mpe_frame_alloc(m, f->len, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	if (execute && (f->offset & MP_ETH_OWN_BASE))
-		*status = mpe_own_exec(f, mpe_frame_payload(skb));
-	else if (execute)
-		*status = mp_local_read(f->src, f->offset,
-					mpe_frame_payload(skb), f->len);
+	if (f->op == MP_ETH_OP_OWN_REQ) {
+		*status = mpe_own_exec(f, chip, execute, cached,
+				       mpe_frame_payload(skb));
+	} else {
+		if (execute)
+			*cached = mp_local_read(chip, f->offset,
+						mpe_frame_payload(skb), f->len);
+		*status = *cached;
+	}
 	if (*status)
 		skb_trim(skb, MP_ETH_HDR_LEN);
 	return skb;
@@ -80,21 +101,23 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
  * @m: the transport
  * @skb: linear, data at the transport header
  * @f: its decoded, validated header (src/dst/gen checked by the caller)
+ * @chip: the chip id of @f->src in the membership @f was checked against:
+ *	the pool device serves the segments that chip holds
  */
 void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
-		    const struct mp_frame *f)
+		    const struct mp_frame *f, u64 chip)
 {
 	struct mpe_peer *p = &m->peer[f->src];
 	int ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
 	struct sk_buff *out = NULL;
 	enum mp_window_verdict v;
 	struct mp_frame r;
-	int status = 0;
+	int status = 0, cached = 0;
 
 	spin_lock(&p->lock);
 	p->rs.rx++;
 	v = mp_window_check_stamped(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
-				    ktime_get_ns(), &status);
+				    ktime_get_ns(), &cached);
 	p->rs.skipped += p->win.skipped - p->win_skipped;
 	p->win_skipped = p->win.skipped;
 	switch (v) {
@@ -102,17 +125,21 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		p->rs.resyncs++;
 		fallthrough;
 	case MP_WIN_NEW:
-		out = mpe_exec(m, skb, f, true, &status);
+		out = mpe_exec(m, skb, f, chip, true, &cached, &status);
 		if (status == -EACCES)
 			p->rs.refused++;
 		/* -ENOENT: the slot was reused meanwhile; send it uncached */
-		mp_window_complete(&p->win, f->sn, status);
+		mp_window_complete(&p->win, f->sn, cached);
 		break;
 	case MP_WIN_DUP:
 		p->rs.duplicates++;
-		/* a read is read again; a write is answered from the cache */
-		out = mpe_exec(m, skb, f,
-			       f->op == MP_ETH_OP_READ_REQ && !status, &status);
+		/*
+		 * a read is read again; a write and an ownership command are
+		 * answered from the cache
+		 */
+		out = mpe_exec(m, skb, f, chip,
+			       f->op == MP_ETH_OP_READ_REQ && !cached, &cached,
+			       &status);
 		break;
 	case MP_WIN_BUSY:
 		p->rs.duplicates++;

@@ -130,7 +130,7 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	trace_mp_eth_recv(&f);
 	if (mp_frame_op_is_request(f.op))
-		mpe_rx_request(m, skb, &f);
+		mpe_rx_request(m, skb, &f, mb->chip[f.src]);
 	else
 		mpe_rx_response(m, skb, &f);
 	consume_skb(skb);

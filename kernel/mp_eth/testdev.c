@@ -128,8 +128,11 @@ static long mpe_ioc_key(struct mpe *m, void __user *arg)
 	struct mpe_test_key k;
 	int ret;
 
-	if (copy_from_user(&k, arg, sizeof(k)))
+	if (copy_from_user(&k, arg, sizeof(k))) {
+		/* part of a key may have been copied: wipe it too */
+		memzero_explicit(&k, sizeof(k));
 		return -EFAULT;
+	}
 	ret = mpe_auth_set(m, k.op, k.id, k.key);
 	memzero_explicit(&k, sizeof(k));
 	return ret;

@@ -108,7 +108,7 @@ int mpe_frame_send_to(struct mpe *m, struct sk_buff *skb,
 		if (skb_tailroom(skb) < MP_ETH_AUTH_LEN)
 			ret = -ENOBUFS;
 		else
-			mpe_auth_sign(m, k, skb);
+			mpe_auth_sign(m, k, skb, f->bind);
 	}
 	rcu_read_unlock();
 	if (ret < 0)

@@ -533,7 +533,7 @@ static int cmd_attack(unsigned int target, unsigned int owner, uint64_t off,
 		h.version = (uint8_t)(2 + r);
 		send_hdr("bad_version", tmac, etype_data, &h, 0, 0);
 		h.version = MP_ETH_VERSION;
-		h.op = (uint8_t)(0x06 + r);
+		h.op = (uint8_t)(MP_ETH_OP_OWN_RESP + 1 + r);
 		send_hdr("unknown_op", tmac, etype_data, &h, 0, 0);
 		h.op = MP_ETH_OP_READ_REQ;
 		h.flags = MP_ETH_F_ACK | 0x0100;
@@ -549,7 +549,7 @@ static int cmd_attack(unsigned int target, unsigned int owner, uint64_t off,
 			    (uint16_t)target, sn++, off, chunk);
 		send_hdr("wrong_ethertype", tmac, etype_ctrl, &h, 0, 0);
 		/* ownership: release the owner's segment, claim it for us */
-		h = request(MP_ETH_OP_READ_REQ, (uint16_t)owner,
+		h = request(MP_ETH_OP_OWN_REQ, (uint16_t)owner,
 			    (uint16_t)target, sn++,
 			    MP_ETH_OWN_OFF(MP_ETH_OWN_RELEASE,
 					   off / (128ULL << 20)),

@@ -27,7 +27,7 @@ mpe_net() {
 
 # mpe_load [mp_eth params]: cmm_mp on the pool, then mp_eth on eth0
 mpe_load() {
-	insmod /lib/modules/cmm-mp/cmm_mp.ko mem="$MP_POOL_MEM" &&
+	load_cmm_mp &&
 	load_mp_eth netdev=eth0 devid="$MP_HOST" \
 		peers="$(mpe_macs)" "$@"
 }

@@ -35,6 +35,8 @@
  *        percentiles, one request at a time; a write counts until the
  *        device acknowledged it (a full round trip, as a read)
  *   mpe_test bw -d DST [-s SIZE] [-n N] [-w]  read (or write) bandwidth
+ *   mpe_test key HEX                   MPE_IOC_KEY set, key id 1, straight
+ *                                      to the module (past mpctl's checks)
  *
  * The barrier slots are the first 4 KiB of every device's DRAM, one u64
  * per device id: keep test data above them.
@@ -768,6 +770,26 @@ static void usage(void)
 	exit(2);
 }
 
+/* The key ioctl with 32 hex digits as they are: the module must judge. */
+static int cmd_key(const char *hex)
+{
+	struct mpe_test_key k = { .op = MPE_KEY_SET, .id = 1 };
+	unsigned int i, b;
+
+	if (strlen(hex) != 2 * MPE_KEY_LEN)
+		usage();
+	for (i = 0; i < MPE_KEY_LEN; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+			usage();
+		k.key[i] = (u8)b;
+	}
+	if (ioctl(fd, MPE_IOC_KEY, &k)) {
+		fprintf(stderr, "mpe_test: key: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {
@@ -804,6 +826,8 @@ int main(int argc, char **argv)
 		return cmd_linger();
 	if (!strcmp(cmd, "barrier") && argc >= 3)
 		return cmd_barrier(num(argv[2]), argc > 3 ? atof(argv[3]) : 60);
+	if (!strcmp(cmd, "key") && argc == 3)
+		return cmd_key(argv[2]);
 
 	optind = 2;
 	while ((c = getopt(argc, argv, "d:r:s:b:j:m:S:n:k:T:w")) != -1) {

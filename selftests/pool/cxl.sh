@@ -26,7 +26,7 @@ check "CXL root and memdev enumerated (root0, mem0 bound)" cxl_enumerate
 check "a pmem region over mem0" cxl_region_create
 diag "host $MP_HOST: CXL region $R at $BASE, $SIZE bytes"
 check "cmm_mp on $R, mp_eth with discovery on eth0" \
-	"insmod /lib/modules/cmm-mp/cmm_mp.ko cxl_region=$R && load_mp_eth netdev=eth0"
+	"insmod /lib/modules/cmm-mp/cmm_mp.ko cxl_region=$R open_segs=1 && load_mp_eth netdev=eth0"
 check "pool formed: runtime, 2 devices up" wait_until 180 pooled
 check "barrier: both pooled" barrier 1 180
 mpctl list -D >&2

@@ -16,7 +16,7 @@
  *   mps_test invalidate DEV OFF LEN    MPS_IOC_INVALIDATE of a range
  *   mps_test hold DEV SECONDS          keep the device mapped that long
  *   mps_test edges DEV                 reads and writes at the end, bad
- *                                      mmap and ioctl ranges
+ *                                      mmap (and MAP_PRIVATE) and ioctl ranges
  *   mps_test produce DEV N             sharing: N messages into a ring
  *   mps_test consume DEV N             sharing: take them out and check
  *
@@ -268,6 +268,12 @@ static int cmd_edges(int fd)
 	p = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, size - 4096);
 	if (p != MAP_FAILED || errno != EINVAL) {
 		fprintf(stderr, "mmap across the end: not EINVAL\n");
+		bad++;
+	}
+	/* a private copy is never written back: refused (pool.rst) */
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (p != MAP_FAILED || errno != EINVAL) {
+		fprintf(stderr, "mmap MAP_PRIVATE: not EINVAL\n");
 		bad++;
 	}
 	r.offset = (uint64_t)size;

@@ -9,6 +9,7 @@
 
 #include "mp_frame.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MTU_PAYLOAD	(1500 - MP_ETH_HDR_LEN)
 #define JUMBO_PAYLOAD	(9000 - MP_ETH_HDR_LEN)
 
@@ -201,7 +202,9 @@ static void test_header_rejects(void **state)
 	assert_int_equal(decode_mut(&f, 0, 0), -EPROTONOSUPPORT);
 	assert_int_equal(decode_mut(&f, 0, 2), -EPROTONOSUPPORT);
 	assert_int_equal(decode_mut(&f, 1, 0), -EOPNOTSUPP);
-	assert_int_equal(decode_mut(&f, 1, 0x06), -EOPNOTSUPP);
+	assert_int_equal(decode_mut(&f, 1, 0x08), -EOPNOTSUPP);
+	/* READ_REQ of 64 bytes -> OWN_REQ: an ownership command is 8 */
+	assert_int_equal(decode_mut(&f, 1, MP_ETH_OP_OWN_REQ), -EPROTO);
 	assert_int_equal(decode_mut(&f, 1, 0xff), -EOPNOTSUPP);
 	/* F_AUTH without the trailer it announces: truncated */
 	assert_int_equal(decode_mut(&f, 2, 0x80), -EBADMSG);
@@ -404,6 +407,12 @@ static void test_discover(void **state)
 	e = d;
 	e.mtu = MP_ETH_HDR_LEN + MP_ETH_DISCOVER_LEN - 1;
 	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)), -EPROTO);
+	/* no member can shrink the pool's frames below MP_ETH_MIN_MTU */
+	e.mtu = MP_ETH_MIN_MTU - 1;
+	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)), -EPROTO);
+	e.mtu = MP_ETH_MIN_MTU;
+	assert_int_equal(mp_discover_encode(&e, buf, sizeof(buf)),
+			 MP_ETH_DISCOVER_LEN);
 
 	/* Decode validates too. */
 	assert_int_equal(mp_discover_encode(&d, buf, sizeof(buf)),
@@ -462,6 +471,113 @@ static void test_auth_trailer(void **state)
 	assert_int_equal(mp_frame_trailer_len(&kinds[0]), 0);
 }
 
+/*
+ * The trailer's bind word: decoded from the trailer, echoed by the
+ * response, so that a requester can bind the response to its request.
+ */
+static void test_auth_bind(void **state)
+{
+	u8 buf[MP_ETH_HDR_LEN + 64 + MP_ETH_AUTH_LEN];
+	struct mp_frame f = req(MP_ETH_OP_READ_REQ, 64), g, r;
+	size_t n;
+
+	f.flags |= MP_ETH_F_AUTH;
+	n = build(&f, buf, sizeof(buf));
+	memset(buf + n, 0, MP_ETH_AUTH_LEN);
+	buf[n + 4] = 0xde;	/* bind, big endian */
+	buf[n + 5] = 0xad;
+	buf[n + 6] = 0xbe;
+	buf[n + 7] = 0xef;
+	assert_int_equal(mp_frame_decode(buf, n + MP_ETH_AUTH_LEN, MTU_PAYLOAD,
+					 &g), 0);
+	assert_true(g.bind == 0xdeadbeefU);
+	assert_int_equal(mp_frame_reply(&g, 0, &r), 0);
+	assert_true(r.bind == 0xdeadbeefU);
+	assert_int_equal(mp_frame_reply(&g, -EACCES, &r), 0);
+	assert_true(r.bind == 0xdeadbeefU);
+	/* without F_AUTH there is no trailer and no bind word */
+	f = req(MP_ETH_OP_READ_REQ, 64);
+	n = build(&f, buf, sizeof(buf));
+	assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, &g), 0);
+	assert_int_equal(g.bind, 0);
+}
+
+/* A peer's refusal reaches callers only as an errno the protocol defines. */
+static void test_peer_errnos(void **state)
+{
+	static const int nak_ok[] = { -EACCES, -ERANGE, -EINVAL, -ENODEV };
+	static const int own_ok[] = { 0, -EBUSY, -EINPROGRESS, -EPERM,
+				      -ERANGE, -EINVAL };
+	unsigned int i;
+	int s;
+
+	for (i = 0; i < ARRAY_SIZE(nak_ok); i++)
+		assert_int_equal(mp_frame_nak_errno(nak_ok[i]), nak_ok[i]);
+	for (i = 0; i < ARRAY_SIZE(own_ok); i++)
+		assert_int_equal(mp_own_verdict(own_ok[i]), own_ok[i]);
+	/* -ERESTARTNOINTR (513), -EIOCBQUEUED (529), 0 as a NAK, garbage */
+	assert_int_equal(mp_frame_nak_errno(-513), -EIO);
+	assert_int_equal(mp_frame_nak_errno(-529), -EIO);
+	assert_int_equal(mp_frame_nak_errno(0), -EIO);
+	assert_int_equal(mp_frame_nak_errno(-EINTR), -EIO);
+	assert_int_equal(mp_own_verdict(-513), -EPROTO);
+	assert_int_equal(mp_own_verdict(1), -EPROTO);
+	assert_int_equal(mp_own_verdict(-4096), -EPROTO);
+	/* every value maps to one of the sets */
+	for (s = -5000; s <= 5000; s++) {
+		int n = mp_frame_nak_errno(s), v = mp_own_verdict(s);
+
+		assert_true(n == -EIO || n == s);
+		assert_true(v == -EPROTO || v == s);
+	}
+}
+
+/*
+ * Ownership rides its own opcodes: OWN_REQ (no payload) is answered by
+ * OWN_RESP (struct mp_eth_own) or a NAK, and by nothing else.
+ */
+static void test_own(void **state)
+{
+	struct mp_frame f = req(MP_ETH_OP_OWN_REQ, MP_ETH_OWN_LEN), g, r;
+	u8 buf[MP_ETH_HDR_LEN + 64];
+	size_t n;
+
+	f.offset = MP_ETH_OWN_OFF(MP_ETH_OWN_CLAIM, 5);
+	assert_true(f.offset == ((u64)2 << 32 | 5));
+	assert_true(mp_frame_op_is_request(MP_ETH_OP_OWN_REQ));
+	assert_true(mp_frame_op_is_response(MP_ETH_OP_OWN_RESP));
+	assert_int_equal(mp_frame_payload_len(&f), 0);
+	n = build(&f, buf, sizeof(buf));
+	assert_int_equal(n, MP_ETH_HDR_LEN);
+	assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, &g), 0);
+	assert_same(&f, &g);
+
+	assert_int_equal(mp_frame_reply(&g, 0, &r), 0);
+	assert_int_equal(r.op, MP_ETH_OP_OWN_RESP);
+	assert_int_equal(mp_frame_payload_len(&r), MP_ETH_OWN_LEN);
+	n = build(&r, buf, sizeof(buf));
+	assert_int_equal(mp_frame_decode(buf, n, MTU_PAYLOAD, &g), 0);
+	assert_int_equal(mp_frame_match_response(&g, MP_ETH_OP_OWN_REQ,
+						 f.offset, f.len), 0);
+	/* a verdict answers no read, a read's data no ownership command */
+	assert_int_equal(mp_frame_match_response(&g, MP_ETH_OP_READ_REQ,
+						 f.offset, f.len), -EPROTO);
+	g.op = MP_ETH_OP_READ_RESP;
+	assert_int_equal(mp_frame_match_response(&g, MP_ETH_OP_OWN_REQ,
+						 f.offset, f.len), -EPROTO);
+	assert_int_equal(mp_frame_reply(&f, -EINVAL, &r), 0);
+	assert_int_equal(mp_frame_match_response(&r, MP_ETH_OP_OWN_REQ,
+						 f.offset, f.len), 0);
+
+	/* the length is that of struct mp_eth_own, both ways */
+	f.len = 16;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	r.op = MP_ETH_OP_OWN_RESP;
+	r.status = 0;
+	r.len = 4;
+	assert_int_equal(mp_frame_check(&r, MTU_PAYLOAD), -EPROTO);
+}
+
 static void test_all_byte_mutations(void **state)
 {
 	struct mp_frame kinds[6], g, r;
@@ -510,6 +626,9 @@ int main(void)
 		cmocka_unit_test(test_reply_and_match),
 		cmocka_unit_test(test_discover),
 		cmocka_unit_test(test_auth_trailer),
+		cmocka_unit_test(test_auth_bind),
+		cmocka_unit_test(test_own),
+		cmocka_unit_test(test_peer_errnos),
 		cmocka_unit_test(test_all_byte_mutations),
 	};
 

@@ -31,6 +31,12 @@
 
 /* Marks "no owner" in CMM_MP_A_SEG_OWNER and "no node" in CMM_MP_A_NODE. */
 #define CMM_MP_NONE		0xffffffffU
+/*
+ * CMM_MP_A_SEG_OWNER: held by a device that is not in the pool now (lost,
+ * or gone before the pool was formed); it keeps the segment, by chip id,
+ * until it returns.
+ */
+#define CMM_MP_GONE		0xfffffffeU
 
 enum cmm_mp_cmd {
 	CMM_MP_CMD_UNSPEC,

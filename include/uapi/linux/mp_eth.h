@@ -28,6 +28,7 @@
 #define MP_ETH_VERSION		1
 #define MP_ETH_HDR_LEN		32	/* sizeof(struct mp_eth_hdr) */
 #define MP_ETH_DISCOVER_LEN	32	/* sizeof(struct mp_eth_discover) */
+#define MP_ETH_MIN_MTU		1280	/* smallest mtu a device may announce */
 
 /*
  * Shortest L2 payload on the wire (ETH_ZLEN - ETH_HLEN): shorter frames are
@@ -46,6 +47,8 @@
 
 /* Device id meaning "any/unknown" (broadcast discovery, not yet ranked). */
 #define MP_ETH_DEV_ANY		0xffff
+/* struct mp_eth_own owner: a device that is not in the pool now */
+#define MP_ETH_DEV_GONE		0xfffe
 
 /* Largest |status| in a NAK: Linux errno values, as the kernel's MAX_ERRNO. */
 #define MP_ETH_MAX_ERRNO	4095
@@ -57,6 +60,9 @@ enum mp_eth_op {
 	MP_ETH_OP_READ_RESP	= 0x03,	/* len bytes of data follow; status 0 */
 	MP_ETH_OP_WRITE_ACK	= 0x04,	/* write applied; no payload; status 0 */
 	MP_ETH_OP_NAK		= 0x05,	/* request refused: status = -errno */
+	/* segment ownership: offset = MP_ETH_OWN_OFF(cmd, segment), len 8 */
+	MP_ETH_OP_OWN_REQ	= 0x06,	/* no payload */
+	MP_ETH_OP_OWN_RESP	= 0x07,	/* struct mp_eth_own; status 0 */
 	/* control path (MP_ETH_P_CTRL) */
 	MP_ETH_OP_DISCOVER	= 0x10,	/* broadcast: struct mp_eth_discover */
 	MP_ETH_OP_DISCOVER_ACK	= 0x11,	/* unicast reply: struct mp_eth_discover */
@@ -120,7 +126,9 @@ struct mp_eth_hdr {
  * dev_count  devices the sender currently knows, itself included (>= 1).
  * gen        the sender's discovery round (equals the header's gen); a round
  *            that forms a pool gives it its membership generation.
- * mtu        largest L2 payload the sender accepts (>= MP_ETH_HDR_LEN + 1).
+ * mtu        largest L2 payload the sender accepts, at least MP_ETH_MIN_MTU:
+ *            the pool's frames are sized by the smallest member's, so a
+ *            smaller one (a forged DISCOVER) would shrink everyone's.
  *
  * A broadcast DISCOVER_ACK whose mac is not the sender's is a proxy report:
  * chip_id, capacity, mac and mtu then describe a pool member the sender
@@ -141,7 +149,11 @@ struct mp_eth_discover {
  *
  * key_id   which pool key made the tag (chosen by the administrator; lets
  *          receivers hold the old and the new key during a rotation).
- * reserved 0.
+ * bind     a request's nonce, chosen by the requester for the RIFT entry
+ *          (the same in every copy); its response echoes it, and the
+ *          requester takes a response only with the nonce of the request
+ *          in flight: a response captured earlier (an older cycle of the
+ *          16-bit SNs) answers nothing. 0 in control frames.
  * stamp    the sender's CLOCK_REALTIME in ns when it sent the frame, made
  *          strictly increasing per sender: receivers refuse a frame whose
  *          stamp is not within their replay window of their own clock,
@@ -156,24 +168,24 @@ struct mp_eth_discover {
 
 struct mp_eth_auth {
 	__be32	key_id;		/*  0 */
-	__be32	reserved;	/*  4 */
+	__be32	bind;		/*  4 */
 	__be64	stamp;		/*  8 */
 	__be64	tag;		/* 16 */
 };
 
 /*
- * Segment ownership (Documentation/pool.rst): a READ_REQ of
- * MP_ETH_OWN_LEN bytes at a control offset, MP_ETH_OWN_BASE | command <<
- * 32 | segment (the backing device's own segment index), asks the device
- * to arbitrate. It rides the data path, so it is retransmitted, windowed
- * and deduplicated like any request; each command is idempotent for its
- * sender, so a duplicate executed again answers the same. The READ_RESP
- * payload is struct mp_eth_own; a malformed request is NAKed (-EINVAL).
+ * Segment ownership (Documentation/pool.rst): an OWN_REQ whose offset is
+ * command << 32 | segment (the backing device's own segment index) and
+ * whose len is MP_ETH_OWN_LEN asks the device to arbitrate. It rides the
+ * data path, so it is retransmitted, windowed and deduplicated like any
+ * request; the responder executes it once and answers every copy with the
+ * verdict it cached then (a duplicate or replay never arbitrates again).
+ * The OWN_RESP payload is struct mp_eth_own; a malformed request (unknown
+ * command) is NAKed (-EINVAL).
  */
-#define MP_ETH_OWN_BASE		0x8000000000000000ULL
 #define MP_ETH_OWN_LEN		8	/* sizeof(struct mp_eth_own) */
 #define MP_ETH_OWN_OFF(cmd, seg) \
-	(MP_ETH_OWN_BASE | ((__u64)(cmd) << 32) | (__u32)(seg))
+	(((__u64)(cmd) << 32) | (__u32)(seg))
 
 enum mp_eth_own_cmd {
 	MP_ETH_OWN_QUERY	= 1,	/* who owns it */
@@ -193,7 +205,9 @@ enum mp_eth_own_cmd {
  *          -EINPROGRESS (claimed, being zeroed: ask again), -EPERM
  *          (release or unshare by a non-holder), -ERANGE (no such
  *          segment, or a sender id beyond the sharers bitmap)
- * owner    device id of the owner after the command, MP_ETH_DEV_ANY none
+ * owner    device id of the owner after the command, MP_ETH_DEV_ANY none,
+ *          MP_ETH_DEV_GONE a device that is not in the pool now (it keeps
+ *          the segment until it returns: holders are kept by chip id)
  * sharers  bitmap of the device ids sharing it after the command (bit i:
  *          device i); 0 for none. Version 1 senders before sharing left
  *          it 0 (reserved).
