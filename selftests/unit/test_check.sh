@@ -61,12 +61,12 @@ ok $? "two SKIP points: 2 passed, 2 skipped, each listed with its reason" "$got"
 # 3. a whole stream skipped (1..0 # SKIP) is one skip, not nothing
 stage allskip 0 < <(printf '1..0 # SKIP needs root\n')
 [ "$counts" = "0 0 1" ]
-ok $? "1..0 # SKIP counts as one skipped point" "$got"
+ok $? "a stream 1..0 with the SKIP directive counts as one skipped point" "$got"
 
 # 4. a SKIP directive on a failed point does not make it pass
 stage failskip 0 "plan=$tmp/failskip.tap" < <(printf '1..1\nnot ok 1 - a # SKIP why\n')
 [ "$counts" = "0 1 0" ]
-ok $? "not ok # SKIP: failed" "$got"
+ok $? "not ok with the SKIP directive: failed" "$got"
 
 # 5. plan 5, prints 3: the scenario fails
 host h5 < <(printf '1..5\nok 1 - a\nok 2 - b\nok 3 - c\nok - host0: kernel log clean (no WARNING/BUG/Oops)\n')
