@@ -15,22 +15,17 @@
 # returns with its own.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
+. /selftests/pool/pool_lib.sh
 
 MIB=1048576
-D=/sys/class/cmm_mp/mp0
-pstate() { cat $D/pool_state; }
 gen() { cat $D/generation; }
-flat() { tr -d ' \n'; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
 dev_state() { mpctl list -D -d "$1" | flat | sed -n 's/.*"state":"\([a-z]*\)".*/\1/p'; }
 seg_state() { mpctl list -s "$1" | flat | sed -n 's/.*"state":"\([a-z-]*\)".*/\1/p'; }
-runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
 # the pool-wide part of `mpctl list -D -S -v`: the same on every host
 pool_section() {
 	mpctl list -D -S -v | grep -E '"(device|id|chip_id|mac|state|size|segment_size|nr_segments|first_segment|nha|generation|pool_state|segment|owner|device_id|mode)":'
 }
 pool_hash() { pool_section | sha256sum | cut -c1-6; }
-load_eth() { load_mp_eth netdev=eth0 "$@"; }
 hash_barrier() {	# TOKEN_BASE: every host meets with the hash of its view
 	pool_section > /tmp/pool.$1
 	h=$(pool_hash)

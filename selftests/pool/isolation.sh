@@ -25,8 +25,8 @@
 #    MAP_PRIVATE of /dev/mps is refused.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
+. /selftests/pool/pool_lib.sh
 
-D=/sys/class/cmm_mp/mp0
 SEG=3
 OFF=$((128 * MIB))		# segment 3 in B's DRAM
 SLOT=$((OFF / 8))		# mpe_test signal writes at 8 * SLOT
@@ -34,13 +34,6 @@ DEV=/dev/mps$SEG
 LEN=$((1 * MIB))
 MAC_A=52:54:00:6d:70:01
 MAC_B=52:54:00:6d:70:02
-flat() { tr -d ' \n'; }
-pstate() { cat $D/pool_state; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
-seg_json() { mpctl list -s "$1" | flat; }
-seg_has() { seg_json "$1" | grep -q "$2"; }
-load_eth() { load_mp_eth netdev=eth0 "$@"; }
 # dev_field MAC KEY: KEY of the pool device with backend port MAC
 dev_field() {
 	mpctl list -D -v | flat | sed 's/},{/}\n{/g' | grep "\"mac\":\"$1\"" |

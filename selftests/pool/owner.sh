@@ -12,21 +12,16 @@
 # at the same moment, 20 rounds: exactly one owner each time.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
+. /selftests/pool/pool_lib.sh
 
-D=/sys/class/cmm_mp/mp0
 SEG=5
 OFF=$((128 * MIB))		# segment 5 in C's DRAM
 SLOT=$((OFF / 8))		# mpe_test signal writes at 8 * SLOT
 ROUNDS=20
-flat() { tr -d ' \n'; }
-pstate() { cat $D/pool_state; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
 seg_field() { mpctl list -s $SEG | flat | sed -n "s/.*\"$1\":\"*\([a-z0-9-]*\)\"*[,}].*/\1/p"; }
 owner_is() { test "$(seg_state)" = owned && test "$(seg_owner)" = "$1"; }
 seg_state() { seg_field state; }
 seg_owner() { mpctl list -s $SEG | flat | sed -n 's/.*"owner":\([0-9a-z"-]*\).*/\1/p' | tr -d '"' | sed 's/[,}].*//'; }
-load_eth() { load_mp_eth netdev=eth0 "$@"; }
 word0() { mpe_test read 2 $OFF 8 | tr -d ' \n'; }
 
 case $MP_HOST in 0) tap_plan 15 ;; 1) tap_plan 19 ;; *) tap_plan 13 ;; esac

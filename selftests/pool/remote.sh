@@ -13,19 +13,11 @@
 # changes nothing.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
+. /selftests/pool/pool_lib.sh
 
-D=/sys/class/cmm_mp/mp0
 SEG=5
 DEV=/dev/mps$SEG
 LEN=$((1 * MIB))
-flat() { tr -d ' \n'; }
-pstate() { cat $D/pool_state; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
-seg_json() { mpctl list -s "$1" | flat; }
-seg_has() { seg_json "$1" | grep -q "$2"; }
-load_eth() { load_mp_eth netdev=eth0 "$@"; }
-sum_of() { sed -n 's/.*sum=\([0-9a-f]*\).*/\1/p' "$1"; }
 
 case $MP_HOST in 0) tap_plan 20 ;; 1) tap_plan 17 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net

@@ -12,19 +12,12 @@
 # A's segment fails with EBUSY naming A.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
+. /selftests/pool/pool_lib.sh
 
-D=/sys/class/cmm_mp/mp0
 SEG=5
 DEV=/dev/mps$SEG
 OFF=$((128 * MIB))		# segment 5 in C's DRAM
 MSGS=10000
-flat() { tr -d ' \n'; }
-pstate() { cat $D/pool_state; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
-seg_json() { mpctl list -s "$1" | flat; }
-seg_has() { seg_json "$1" | grep -q "$2"; }
-load_eth() { load_mp_eth netdev=eth0 "$@"; }
 
 case $MP_HOST in 0) tap_plan 20 ;; 1) tap_plan 19 ;; *) tap_plan 18 ;; esac
 check "eth0 up (virtio_net)" mpe_net
