@@ -145,6 +145,8 @@ static void mp_dax_remove(struct dev_dax *dev_dax)
 	struct device *dev = &dev_dax->dev;
 	struct mp_dev *d = dev_get_drvdata(dev);
 
+	/* a segment just given back is wiped first: that is no use of it */
+	mp_own_flush();
 	mutex_lock(&mp_dax_lock);
 	/* withdrawn, nobody reaches it: in use or not cannot change now */
 	mp_dev_set_default(NULL);
