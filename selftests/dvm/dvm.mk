@@ -9,7 +9,8 @@
 DVM_SRC_TARBALL := $(shell sed -n 's/^tarball //p' patches/BASE 2>/dev/null)
 
 ifneq ($(wildcard $(DVM_SRC_TARBALL)),)
-DVM_TESTS := $(B)/selftests/dvm/dvm_test $(B)/selftests/dvm/dvm_mix
+DVM_TESTS := $(B)/selftests/dvm/dvm_test $(B)/selftests/dvm/dvm_mix \
+	$(B)/selftests/dvm/dvm_priv
 GUEST_BINS += $(DVM_TESTS)
 USERSPACE += $(DVM_TESTS)
 endif
@@ -29,7 +30,8 @@ $(DVM_TESTS): $(B)/selftests/dvm/%: selftests/dvm/%.c selftests/dvm/dvm_util.h \
 # <linux/prctl.h>, and the kernel tree's copy of the tests must be current.
 DVM_ABI_DEFS = sed -n '/^\#[[:space:]]*define[[:space:]]\{1,\}PR_[A-Z_]*DVM/{s|/\*.*||;s/^\#[[:space:]]*define[[:space:]]*//;s/[[:space:]]\{1,\}/ /g;s/ $$//;p;}'
 $(B)/selftests/dvm/.abi-ok: include/uapi/linux/dvm.h patches/series $(wildcard patches/*.patch) \
-		selftests/dvm/mkpatch $(addprefix selftests/dvm/,Makefile config dvm_test.c dvm_mix.c dvm_util.h)
+		selftests/dvm/mkpatch $(addprefix selftests/dvm/,Makefile config dvm_test.c dvm_mix.c dvm_priv.c \
+		dvm_util.h)
 	@mkdir -p $(@D)
 	@selftests/dvm/mkpatch --check
 	@src=$$(scripts/build-kernel --print-src) || exit 1; \

@@ -175,11 +175,15 @@ TEST_F(dvm, prctl_args)
 TEST_F(dvm, prctl_needs_cap_sys_admin)
 {
 	ASSERT_EQ(0, dvm_set(PR_DVM_ON));
-	/* Leaving uid 0 without PR_SET_KEEPCAPS drops every capability. */
+	/*
+	 * Leaving uid 0 without PR_SET_KEEPCAPS drops every capability, and
+	 * the mode goes with CAP_SYS_ADMIN (dvm_priv has the other ways).
+	 */
 	ASSERT_EQ(0, setresuid(65534, 65534, 65534));
+	EXPECT_EQ(PR_DVM_OFF, dvm_get());
 	EXPECT_EQ(-1, dvm_set(PR_DVM_ON));
 	EXPECT_EQ(EPERM, errno);
-	EXPECT_EQ(PR_DVM_ON, dvm_get());
+	EXPECT_EQ(PR_DVM_OFF, dvm_get());
 	EXPECT_EQ(0, dvm_set(PR_DVM_OFF));
 	EXPECT_EQ(PR_DVM_OFF, dvm_get());
 }
