@@ -9,10 +9,18 @@
  * address is the virtual one.  One that ends on a 4 KiB entry translates.
  * Loads are preloaded: the data at PA == VA is read into the engine's line
  * buffer before the walk, as hardware would issue both at once, and is
- * the load's result when the walk validates identity; when it does not (a
- * fault or a translation) the preload is squashed: the line buffer is
- * dropped and a translated load reads the translated address after the
- * walk.  Stores validate first.
+ * the load's result when the walk validates identity; when it does not
+ * the preload is squashed: the line buffer is wiped and the load reads
+ * the translated address after the walk.  Stores validate first.
+ *
+ * A preload reads memory before its own walk has said that the process
+ * may read it, so it is issued only inside runs of pages that a walk of
+ * this job has already validated as readable at PA == VA (the ranges a
+ * job checks before it starts), and only while nothing has been taken out
+ * of the table since (ctx->revoked): those pages are still the process's
+ * own.  Anywhere else, say at a virtual address whose physical twin
+ * belongs to another process or to the kernel, nothing is read before
+ * validation.  The line buffer never keeps data after a load.
  * A walk that finds nothing is a device fault: the host faults the page
  * in when the process's VMA allows the access, and the access is retried;
  * otherwise the access is refused (-EFAULT) and the job ends.
@@ -36,21 +44,74 @@ static int dvm_eng_batch(struct dvm_eng *e)
 	return fatal_signal_pending(current) ? -EINTR : 0;
 }
 
+/* Forget the validated runs when the table lost entries since. */
+static void dvm_runs_sync(struct dvm_eng *e)
+{
+	if (e->runs_revoked != e->ctx->revoked) {
+		e->nruns = 0;
+		e->runs_revoked = e->ctx->revoked;
+	}
+}
+
+/* A walk validated the page at @va readable at PA == VA: remember it. */
+static void dvm_runs_add(struct dvm_eng *e, u64 va)
+{
+	struct dvm_run *r;
+
+	dvm_runs_sync(e);
+	r = e->nruns ? &e->runs[e->nruns - 1] : NULL;
+	if (r && r->end == va) {
+		r->end += PAGE_SIZE;
+		return;
+	}
+	if (e->nruns == DVM_ENG_RUNS)
+		return;
+	r = &e->runs[e->nruns++];
+	r->start = va;
+	r->end = va + PAGE_SIZE;
+}
+
+/* Is [@va, @va + @len) inside a run validated since the last removal? */
+static bool dvm_runs_have(struct dvm_eng *e, u64 va, u32 len)
+{
+	u32 i;
+
+	dvm_runs_sync(e);
+	for (i = 0; i < e->nruns; i++)
+		if (va >= e->runs[i].start && va + len <= e->runs[i].end)
+			return true;
+	return false;
+}
+
+/**
+ * dvm_eng_wipe() - clear the line buffer
+ * @e: the engine
+ */
+void dvm_eng_wipe(struct dvm_eng *e)
+{
+	memzero_explicit(e->line, sizeof(e->line));
+}
+
 /*
  * The preload of a load of @len bytes at @va: read PA == VA into the line
- * buffer.  Only pages the buddy allocator manages can be identity mapped
- * for a process, so others (holes, reserved ranges, MMIO below 1 MiB) are
- * not read at all; the copy must not fault on a page missing from the
- * direct map (secretmem, debug_pagealloc).  Return: the data was read.
+ * buffer, but only inside a run this job has validated (see the top of
+ * this file), so that nothing the process may not read is ever read on
+ * its behalf.  Pages outside the buddy allocator's (holes, reserved
+ * ranges) are not read either, and the copy must not fault on a page
+ * missing from the direct map (secretmem, debug_pagealloc).
+ * Return: the data was read.
  */
 static bool dvm_preload(struct dvm_eng *e, u64 va, u32 len)
 {
 	unsigned long pfn = PHYS_PFN(va);
 
-	if (len > sizeof(e->line) || !pfn_valid(pfn) ||
-	    PageReserved(pfn_to_page(pfn)))
+	if (len > sizeof(e->line) || !dvm_runs_have(e, va, len) ||
+	    !pfn_valid(pfn) || PageReserved(pfn_to_page(pfn)))
 		return false;
-	return !copy_from_kernel_nofault(e->line, phys_to_virt(va), len);
+	if (!copy_from_kernel_nofault(e->line, phys_to_virt(va), len))
+		return true;
+	dvm_eng_wipe(e);
+	return false;
 }
 
 /*
@@ -76,8 +137,11 @@ static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
 		}
 	}
 	for (tries = 0; ; tries++) {
-		if (plen && !tries)
+		if (plen && !tries) {
 			preloaded = dvm_preload(e, va, plen);
+			if (preloaded)
+				st->preloads++;
+		}
 		w = (struct dvm_walk){ 0 };
 		ret = dvm_io_pgtable_walk(ctx->pgt, va, a,
 					  count ? dvm_avc_read : NULL,
@@ -86,12 +150,10 @@ static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
 			st->walk_refs += w.refs;
 			st->validation_refs += w.mem_refs;
 		}
-		if (plen && !tries) {
-			st->preloads++;
-			if (ret || !w.identity || !preloaded) {
-				st->preloads_squashed++;
-				preloaded = false;
-			}
+		if (preloaded && (ret || !w.identity)) {
+			st->preloads_squashed++;
+			preloaded = false;
+			dvm_eng_wipe(e);
 		}
 		if (!ret)
 			break;
@@ -106,8 +168,11 @@ static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
 		if (ret)
 			goto refused;
 	}
-	if (!pfn_valid(PHYS_PFN(w.pa)))
+	if (!pfn_valid(PHYS_PFN(w.pa))) {
+		if (preloaded)
+			dvm_eng_wipe(e);
 		goto refused;
+	}
 	if (count) {
 		if (w.identity)
 			st->identity++;
@@ -147,10 +212,12 @@ int dvm_eng_read(struct dvm_eng *e, u64 va, void *buf, u32 len)
 	ret = dvm_dav(e, va, DVM_ACCESS_READ, &pa, true, len);
 	if (ret < 0)
 		return ret;
-	if (ret)
+	if (ret) {
 		memcpy(buf, e->line, len);
-	else if (copy_from_kernel_nofault(buf, phys_to_virt(pa), len))
+		dvm_eng_wipe(e);
+	} else if (copy_from_kernel_nofault(buf, phys_to_virt(pa), len)) {
 		return -EFAULT;
+	}
 	e->st->reads++;
 	e->st->bytes_read += len;
 	return dvm_eng_batch(e);
@@ -192,7 +259,8 @@ int dvm_eng_write(struct dvm_eng *e, u64 va, const void *buf, u32 len)
  * Jobs check the ranges they will store to and read from before they move
  * anything, so that a range the process may not access ends the job before
  * a byte has moved.  These walks are not the job's accesses: they bypass
- * the AVC and are not counted, but pages faulted in are.
+ * the AVC and are not counted, but pages faulted in are.  The pages they
+ * find at PA == VA become the runs loads may be preloaded from.
  *
  * Return: 0, -EFAULT (also for a range that wraps or goes beyond user
  * addresses), -EINTR, -ENOMEM.
@@ -213,6 +281,9 @@ int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, bool write)
 			      &pa, false, 0);
 		if (ret)
 			return ret;
+		/* read or write validated: readable, here at PA == VA */
+		if (pa == p)
+			dvm_runs_add(e, p);
 		ret = dvm_eng_batch(e);
 		if (ret)
 			return ret;

@@ -36,6 +36,15 @@ struct dvm_accel_ctx {
 	struct io_pgtable_ops *pgt;
 	struct dvm_avc avc;
 	unsigned long *fault_pfns;	/* DVM_MIRROR_CHUNK; job_lock */
+	u64 revoked;			/* removals from @pgt so far; lock */
+};
+
+/* identity runs a job validated before it may preload from */
+#define DVM_ENG_RUNS		8
+
+/* [start, end): pages validated readable at PA == VA */
+struct dvm_run {
+	u64 start, end;
 };
 
 /* A running job: its context and its counters. */
@@ -45,6 +54,9 @@ struct dvm_eng {
 	struct dvm_tlb *tlb4k;		/* DVM_ACCEL_F_TLB */
 	struct dvm_tlb *tlb2m;
 	u32 batch;
+	u32 nruns;
+	u64 runs_revoked;		/* ctx->revoked when @runs were made */
+	struct dvm_run runs[DVM_ENG_RUNS];
 	u8 line[64];			/* a load's preloaded data */
 };
 
@@ -57,6 +69,7 @@ int dvm_mirror_fault(struct dvm_accel_ctx *ctx, u64 va, bool write);
 int dvm_eng_read(struct dvm_eng *e, u64 va, void *buf, u32 len);
 int dvm_eng_write(struct dvm_eng *e, u64 va, const void *buf, u32 len);
 int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, bool write);
+void dvm_eng_wipe(struct dvm_eng *e);
 
 /* jobs.c: called with ctx->lock held */
 int dvm_job_run(struct dvm_eng *e, struct dvm_accel_job *job);

@@ -135,6 +135,7 @@ static long dvm_accel_run(struct dvm_accel_ctx *ctx, void __user *arg)
 	hits = ctx->avc.hits;
 	misses = ctx->avc.misses;
 	ret = dvm_job_run(&e, &job);
+	dvm_eng_wipe(&e);
 	job.stats.avc_hits = ctx->avc.hits - hits;
 	job.stats.avc_misses = ctx->avc.misses - misses;
 	mutex_unlock(&ctx->lock);

@@ -36,6 +36,8 @@ static void dvm_mirror_revoke(struct dvm_accel_ctx *ctx, u64 start, u64 end)
 	end = end > top ? top : round_up(end, PAGE_SIZE);
 	if (start >= end)
 		return;
+	/* runs validated by running jobs may have lost pages: no preloads */
+	ctx->revoked++;
 	/*
 	 * Splitting a PE needs a table, and no memory can be waited for
 	 * here (reclaim calls invalidate()).  Without one, take away whole
@@ -116,7 +118,8 @@ static int dvm_mirror_install(struct dvm_accel_ctx *ctx, u64 start,
 			i = j;
 			continue;
 		}
-		ops->unmap_pages(ops, va, SZ_4K, 1, NULL);
+		if (ops->unmap_pages(ops, va, SZ_4K, 1, NULL))
+			ctx->revoked++;
 		mapped = 0;
 		ret = ops->map_pages(ops, va, pa, SZ_4K, 1,
 				     perm == DVM_PERM_RW ?
