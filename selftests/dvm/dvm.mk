@@ -10,7 +10,7 @@ DVM_SRC_TARBALL := $(shell sed -n 's/^tarball //p' patches/BASE 2>/dev/null)
 
 ifneq ($(wildcard $(DVM_SRC_TARBALL)),)
 DVM_TESTS := $(B)/selftests/dvm/dvm_test $(B)/selftests/dvm/dvm_mix \
-	$(B)/selftests/dvm/dvm_priv
+	$(B)/selftests/dvm/dvm_priv $(B)/selftests/dvm/dvm_offline
 GUEST_BINS += $(DVM_TESTS)
 USERSPACE += $(DVM_TESTS)
 endif
@@ -31,7 +31,7 @@ $(DVM_TESTS): $(B)/selftests/dvm/%: selftests/dvm/%.c selftests/dvm/dvm_util.h \
 DVM_ABI_DEFS = sed -n '/^\#[[:space:]]*define[[:space:]]\{1,\}PR_[A-Z_]*DVM/{s|/\*.*||;s/^\#[[:space:]]*define[[:space:]]*//;s/[[:space:]]\{1,\}/ /g;s/ $$//;p;}'
 $(B)/selftests/dvm/.abi-ok: include/uapi/linux/dvm.h patches/series $(wildcard patches/*.patch) \
 		selftests/dvm/mkpatch $(addprefix selftests/dvm/,Makefile config dvm_test.c dvm_mix.c dvm_priv.c \
-		dvm_util.h)
+		dvm_offline.c dvm_util.h)
 	@mkdir -p $(@D)
 	@selftests/dvm/mkpatch --check
 	@src=$$(scripts/build-kernel --print-src) || exit 1; \
