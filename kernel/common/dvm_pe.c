@@ -144,7 +144,7 @@ static bool uniform(u64 e, int level, u64 va, enum dvm_perm *p)
 static void try_merge(struct dvm_pt *pt, u64 *parent, u64 *child, int level,
 		      u64 base)
 {
-	u64 pe = 0, span = dvm_pt_span(level);
+	u64 pe = 0, span = dvm_pt_span(level), cpa;
 	enum dvm_perm g = DVM_PERM_NONE, p;
 	u32 k, j;
 
@@ -161,9 +161,15 @@ static void try_merge(struct dvm_pt *pt, u64 *parent, u64 *child, int level,
 		}
 		pe = pe_with(pe, k, g);
 	}
-	pt->ops->free(pt->priv, child, *parent & DVM_E_ADDR_MASK);
-	pt->nr_tables--;
+	cpa = *parent & DVM_E_ADDR_MASK;
+	/*
+	 * Unlink before handing the table back: a walker must not reach it
+	 * through @parent any more.  ops->free() may only queue it; the
+	 * caller frees it once walk caches are flushed.
+	 */
 	*parent = pe ? pe | DVM_E_PRESENT | DVM_E_PE : 0;
+	pt->ops->free(pt->priv, child, cpa);
+	pt->nr_tables--;
 }
 
 static int set_range(struct dvm_pt *pt, u64 *table, int level, u64 tbase,
@@ -273,6 +279,61 @@ int dvm_pt_map_page(struct dvm_pt *pt, u64 va, u64 pa, enum dvm_perm perm)
 int dvm_pt_unmap(struct dvm_pt *pt, u64 va, u64 len)
 {
 	return dvm_pt_set_identity(pt, va, len, DVM_PERM_NONE);
+}
+
+/* Tables that splitting PEs at the range boundary @b can take. */
+static u32 split_at(const struct dvm_pt *pt, u64 b)
+{
+	const u64 *table = pt->root;
+	int level;
+	u32 n = 0;
+
+	for (level = DVM_PT_LEVELS; level > 1; level--) {
+		u64 e = table[dvm_index(b, level)];
+
+		if (is_table(e, level)) {
+			table = child_of(pt, e);
+			continue;
+		}
+		if (!(e & DVM_E_PE))
+			break;
+		/*
+		 * A PE with @b inside one of its sub-regions is split into a
+		 * table of PEs one level down, and so on while @b stays
+		 * inside a sub-region.
+		 */
+		for (; level > 1; level--)
+			if (b % (dvm_pt_span(level) / DVM_PE_SUBREGIONS))
+				n++;
+		break;
+	}
+	return n;
+}
+
+/**
+ * dvm_pt_split_tables() - tables taking [@va, @va + @len) away can need
+ * @pt: the table
+ * @va: page-aligned start
+ * @len: page-aligned length
+ *
+ * An unmap (dvm_pt_unmap(), or dvm_pt_set_identity() with DVM_PERM_NONE)
+ * allocates tables only to split PEs that the range covers in part: at
+ * its two ends, one table per level at most.  A caller that must not fail
+ * half-way provides this many tables before it starts.
+ *
+ * Return: an upper bound, at most 2 * (DVM_PT_LEVELS - 1); 0 for a bad
+ * range.
+ */
+u32 dvm_pt_split_tables(const struct dvm_pt *pt, u64 va, u64 len)
+{
+	u32 n;
+
+	if (check_range(pt, va, len))
+		return 0;
+	n = split_at(pt, va);
+	if (va + len < (1ULL << DVM_VA_BITS))
+		n += split_at(pt, va + len);
+	return n;
 }
 
 static bool empty_below(const struct dvm_pt *pt, const u64 *table, int level,

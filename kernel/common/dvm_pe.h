@@ -54,6 +54,10 @@ enum dvm_access {
 struct dvm_pt_ops {
 	/* a zeroed table: its address for the CPU and its physical address */
 	u64 *(*alloc)(void *priv, u64 *pa);
+	/*
+	 * a table no entry points to any more; a walker may still hold it
+	 * in a cache, so the owner may defer the actual free
+	 */
 	void (*free)(void *priv, u64 *table, u64 pa);
 	u64 *(*pa_to_va)(void *priv, u64 pa);
 };
@@ -101,6 +105,7 @@ void dvm_pt_destroy(struct dvm_pt *pt);
 int dvm_pt_set_identity(struct dvm_pt *pt, u64 va, u64 len, enum dvm_perm perm);
 int dvm_pt_map_page(struct dvm_pt *pt, u64 va, u64 pa, enum dvm_perm perm);
 int dvm_pt_unmap(struct dvm_pt *pt, u64 va, u64 len);
+u32 dvm_pt_split_tables(const struct dvm_pt *pt, u64 va, u64 len);
 bool dvm_pt_range_empty(const struct dvm_pt *pt, u64 va, u64 len);
 int dvm_pt_walk(const struct dvm_pt *pt, u64 va, enum dvm_access access,
 		dvm_walk_read_fn read, void *arg, struct dvm_walk *w);

@@ -13,6 +13,24 @@
  * device's access validation does.
  *
  * As for the other formats, callers serialize calls on one table.
+ *
+ * For a hardware walker (and its walk cache) the table changes in an
+ * order it can follow: a new table is filled before an entry points to
+ * it, and a table taken out (merged back into a PE, emptied) is unlinked
+ * first and freed only after the walk caches are flushed: with an iotlb
+ * gather the pages go on gather->freelist for the owner to free after
+ * ->iotlb_sync(), without one the table flushes through cfg->tlb and then
+ * frees them.  The root never changes; cfg->dvm_cfg.root publishes it.
+ *
+ * Unmapping cannot fail half-way: splitting a PE needs a table, and no
+ * memory can be waited for there, so the table keeps a reserve of
+ * DVM_UNMAP_TABLES zeroed pages, as many as one unmap can split, filled
+ * when the table is made and refilled by every map (as its gfp allows)
+ * and, without waiting, around every unmap.  An unmap takes its tables
+ * from the reserve only, after making sure it holds what
+ * dvm_pt_split_tables() says this unmap can need; only if that fails
+ * (every refill since the last split failed) is it refused, returning 0
+ * with the table unchanged.
  */
 #define pr_fmt(fmt)	"dvm io-pgtable: " fmt
 
@@ -28,29 +46,113 @@
 #define DVM_PGSIZES	(SZ_4K | SZ_128K | SZ_2M | SZ_64M | SZ_1G | \
 			 (32ULL << 30) | (512ULL << 30))
 
+/* an unmap splits PEs at its two ends, one table per level below L4 */
+#define DVM_UNMAP_TABLES	(2 * (DVM_PT_LEVELS - 1))
+
 struct dvm_io_pgtable {
 	struct io_pgtable iop;
 	struct dvm_pt pt;
 	gfp_t gfp;		/* for tables allocated by the current call */
+	bool from_reserve;	/* the current call takes tables from @reserve */
+	unsigned int nr_reserve;
+	struct list_head reserve;	/* zeroed pages for unmaps */
+	struct list_head freed;		/* unlinked tables, not yet flushed */
+#ifdef CONFIG_IOMMU_IO_PGTABLE_DVM_SELFTEST
+	bool st_no_memory;	/* page allocations fail */
+#endif
 };
 
 #define to_dvm(ops) \
 	container_of(io_pgtable_ops_to_pgtable(ops), struct dvm_io_pgtable, iop)
 
+static struct page *dvm_iop_page(struct dvm_io_pgtable *d, gfp_t gfp)
+{
+#ifdef CONFIG_IOMMU_IO_PGTABLE_DVM_SELFTEST
+	if (d->st_no_memory)
+		return NULL;
+#endif
+	return alloc_page(gfp | __GFP_ZERO | __GFP_NOWARN);
+}
+
+/* Fill the reserve up to DVM_UNMAP_TABLES pages; return how many it has. */
+static unsigned int dvm_iop_reserve(struct dvm_io_pgtable *d, gfp_t gfp)
+{
+	struct page *page;
+
+	while (d->nr_reserve < DVM_UNMAP_TABLES) {
+		page = dvm_iop_page(d, gfp);
+		if (!page)
+			break;
+		list_add(&page->lru, &d->reserve);
+		d->nr_reserve++;
+	}
+	return d->nr_reserve;
+}
+
 static u64 *dvm_iop_alloc(void *priv, u64 *pa)
 {
 	struct dvm_io_pgtable *d = priv;
-	void *table = (void *)get_zeroed_page(d->gfp | __GFP_NOWARN);
+	struct page *page;
 
-	if (!table)
+	if (d->from_reserve) {
+		page = list_first_entry_or_null(&d->reserve, struct page, lru);
+		if (page) {
+			list_del(&page->lru);
+			d->nr_reserve--;
+		}
+	} else {
+		page = dvm_iop_page(d, d->gfp);
+	}
+	if (!page)
 		return NULL;
-	*pa = virt_to_phys(table);
-	return table;
+	*pa = page_to_phys(page);
+	return page_address(page);
 }
 
+/* An unlinked table: freed by dvm_iop_release() after the flush. */
 static void dvm_iop_free(void *priv, u64 *table, u64 pa)
 {
-	free_page((unsigned long)table);
+	struct dvm_io_pgtable *d = priv;
+
+	list_add_tail(&virt_to_page(table)->lru, &d->freed);
+}
+
+/*
+ * After a call that changed [@iova, @iova + @size): with @gather, record
+ * the range and hand the unlinked tables to it (freed by its owner after
+ * ->iotlb_sync()); without, flush the walk caches, then free them.
+ */
+static void dvm_iop_release(struct dvm_io_pgtable *d, unsigned long iova,
+			    size_t size, struct iommu_iotlb_gather *gather)
+{
+	if (gather) {
+		iommu_iotlb_gather_add_range(gather, iova, size);
+		list_splice_tail_init(&d->freed, &gather->freelist);
+		return;
+	}
+	io_pgtable_tlb_flush_walk(&d->iop, iova, size, SZ_4K);
+	put_pages_list(&d->freed);
+}
+
+/*
+ * Take [@iova, @iova + @size) away without failing half-way: 0, or
+ * -ENOMEM with nothing changed.
+ */
+static int dvm_iop_unmap(struct dvm_io_pgtable *d, unsigned long iova,
+			 u64 size)
+{
+	u32 need = dvm_pt_split_tables(&d->pt, iova, size);
+	int ret;
+
+	if (dvm_iop_reserve(d, GFP_ATOMIC) < need)
+		return -ENOMEM;
+	d->from_reserve = true;
+	ret = dvm_pt_unmap(&d->pt, iova, size);
+	d->from_reserve = false;
+	/* dvm_pt_split_tables() bounds what it took */
+	WARN_ON_ONCE(ret);
+	dvm_iop_reserve(d, GFP_ATOMIC);
+	return 0;
 }
 
 static u64 *dvm_iop_va(void *priv, u64 pa)
@@ -86,7 +188,7 @@ static int dvm_map_pages(struct io_pgtable_ops *ops, unsigned long iova,
 	struct dvm_io_pgtable *d = to_dvm(ops);
 	enum dvm_perm perm = dvm_prot_to_perm(prot);
 	u64 size = (u64)pgsize * pgcount, off;
-	int ret;
+	int ret = 0;
 
 	if (!(pgsize & DVM_PGSIZES) || !is_power_of_2(pgsize) || !pgcount ||
 	    !dvm_valid_range(iova, size) || perm == DVM_PERM_NONE)
@@ -98,25 +200,25 @@ static int dvm_map_pages(struct io_pgtable_ops *ops, unsigned long iova,
 	d->gfp = gfp;
 	if (iova == paddr) {
 		ret = dvm_pt_set_identity(&d->pt, iova, size, perm);
-		if (ret) {
+		/* undo what was done, allocating as the map did */
+		if (ret)
 			dvm_pt_unmap(&d->pt, iova, size);
-			return ret;
-		}
-		if (mapped)
-			*mapped += size;
-		return 0;
-	}
-	for (off = 0; off < size; off += SZ_4K) {
-		ret = dvm_pt_map_page(&d->pt, iova + off, paddr + off, perm);
-		if (ret) {
-			if (off)
-				dvm_pt_unmap(&d->pt, iova, off);
-			return ret;
+	} else {
+		for (off = 0; off < size; off += SZ_4K) {
+			ret = dvm_pt_map_page(&d->pt, iova + off, paddr + off,
+					      perm);
+			if (ret) {
+				if (off)
+					dvm_pt_unmap(&d->pt, iova, off);
+				break;
+			}
 		}
 	}
-	if (mapped)
+	dvm_iop_release(d, iova, size, NULL);
+	dvm_iop_reserve(d, gfp);
+	if (!ret && mapped)
 		*mapped += size;
-	return 0;
+	return ret;
 }
 
 static int dvm_map(struct io_pgtable_ops *ops, unsigned long iova,
@@ -135,11 +237,9 @@ static size_t dvm_unmap_pages(struct io_pgtable_ops *ops, unsigned long iova,
 	if (!dvm_valid_range(iova, size) ||
 	    dvm_pt_range_empty(&d->pt, iova, SZ_4K))
 		return 0;
-	/* splitting a PE needs a table; none can be waited for here */
-	d->gfp = GFP_ATOMIC;
-	if (dvm_pt_unmap(&d->pt, iova, size))
+	if (dvm_iop_unmap(d, iova, size))
 		return 0;
-	io_pgtable_tlb_flush_walk(&d->iop, iova, size, SZ_4K);
+	dvm_iop_release(d, iova, size, gather);
 	return size;
 }
 
@@ -170,9 +270,12 @@ static phys_addr_t dvm_iova_to_phys(struct io_pgtable_ops *ops,
  *
  * Whatever was mapped in the range before is replaced. PEs are split where
  * the range does not cover whole sub-regions, and tables merged back into
- * PEs where the result is uniform.
+ * PEs where the result is uniform.  Walk caches are flushed before tables
+ * taken out are freed.  With DVM_PERM_NONE this is an unmap and does not
+ * fail half-way (see the top of this file; @gfp is not used).
  *
- * Return: 0, -EINVAL for a bad range or permission, -ENOMEM.
+ * Return: 0, -EINVAL for a bad range or permission, -ENOMEM (with
+ * DVM_PERM_NONE: nothing changed).
  */
 int dvm_io_pgtable_set_perm(struct io_pgtable_ops *ops, unsigned long iova,
 			    size_t size, enum dvm_perm perm, gfp_t gfp)
@@ -182,10 +285,14 @@ int dvm_io_pgtable_set_perm(struct io_pgtable_ops *ops, unsigned long iova,
 
 	if (!dvm_valid_range(iova, size) || (u32)perm > DVM_PERM_RX)
 		return -EINVAL;
-	d->gfp = gfp;
-	ret = dvm_pt_set_identity(&d->pt, iova, size, perm);
-	if (!ret)
-		io_pgtable_tlb_flush_walk(&d->iop, iova, size, SZ_4K);
+	if (perm == DVM_PERM_NONE) {
+		ret = dvm_iop_unmap(d, iova, size);
+	} else {
+		d->gfp = gfp;
+		ret = dvm_pt_set_identity(&d->pt, iova, size, perm);
+		dvm_iop_reserve(d, gfp);
+	}
+	dvm_iop_release(d, iova, size, NULL);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(dvm_io_pgtable_set_perm);
@@ -239,10 +346,20 @@ static struct io_pgtable *dvm_alloc_pgtable(struct io_pgtable_cfg *cfg,
 	if (!d)
 		return NULL;
 	d->gfp = GFP_KERNEL;
+	INIT_LIST_HEAD(&d->reserve);
+	INIT_LIST_HEAD(&d->freed);
 	if (dvm_pt_init(&d->pt, &dvm_iop_pt_ops, d)) {
 		kfree(d);
 		return NULL;
 	}
+	if (dvm_iop_reserve(d, GFP_KERNEL) < DVM_UNMAP_TABLES) {
+		dvm_pt_destroy(&d->pt);
+		put_pages_list(&d->freed);
+		put_pages_list(&d->reserve);
+		kfree(d);
+		return NULL;
+	}
+	cfg->dvm_cfg.root = d->pt.root_pa;
 	cfg->pgsize_bitmap &= DVM_PGSIZES;
 	if (!cfg->pgsize_bitmap)
 		cfg->pgsize_bitmap = DVM_PGSIZES;
@@ -261,6 +378,8 @@ static void dvm_free_pgtable(struct io_pgtable *iop)
 	struct dvm_io_pgtable *d = container_of(iop, struct dvm_io_pgtable, iop);
 
 	dvm_pt_destroy(&d->pt);
+	put_pages_list(&d->freed);
+	put_pages_list(&d->reserve);
 	kfree(d);
 }
 
@@ -457,12 +576,139 @@ static void __init dvm_st_perm(struct io_pgtable_ops *ops)
 	DVM_ST(dvm_st_tables(ops) == 1);
 }
 
+/* The root is published in the cfg, where a walker would start. */
+static void __init dvm_st_root(struct io_pgtable_ops *ops,
+			       const struct io_pgtable_cfg *cfg)
+{
+	u64 iova = 11ULL << 30, *root;
+	size_t mapped = 0;
+
+	DVM_ST(cfg->dvm_cfg.root && cfg->dvm_cfg.root == to_dvm(ops)->pt.root_pa);
+	DVM_ST(io_pgtable_ops_to_pgtable(ops)->cfg.dvm_cfg.root ==
+	       cfg->dvm_cfg.root);
+	root = phys_to_virt(cfg->dvm_cfg.root);
+	DVM_ST(!root[0]);
+	DVM_ST(!ops->map_pages(ops, iova, iova, SZ_2M, 1, IOMMU_READ,
+			       GFP_KERNEL, &mapped));
+	DVM_ST(root[0] & DVM_E_PRESENT);
+	DVM_ST(ops->unmap_pages(ops, iova, SZ_2M, 1, NULL) == SZ_2M);
+	DVM_ST(!root[0]);
+}
+
+static struct dvm_io_pgtable *dvm_st_d __initdata;
+static unsigned int dvm_st_flushes __initdata, dvm_st_pending __initdata;
+
+static unsigned int __init dvm_st_count(struct list_head *head)
+{
+	struct list_head *pos;
+	unsigned int n = 0;
+
+	list_for_each(pos, head)
+		n++;
+	return n;
+}
+
+static void __init dvm_st_flush_all(void *cookie)
+{
+	dvm_st_flushes++;
+}
+
+/* a walk-cache flush: count the tables waiting for it */
+static void __init dvm_st_flush_walk(unsigned long iova, size_t size,
+				     size_t granule, void *cookie)
+{
+	dvm_st_flushes++;
+	dvm_st_pending = dvm_st_d ? dvm_st_count(&dvm_st_d->freed) : 0;
+}
+
+static const struct iommu_flush_ops dvm_st_flush_ops __initconst = {
+	.tlb_flush_all = dvm_st_flush_all,
+	.tlb_flush_walk = dvm_st_flush_walk,
+};
+
+/*
+ * Tables taken out are freed only after the walk caches are flushed, or
+ * handed to the iotlb gather.
+ */
+static void __init dvm_st_deferred(struct io_pgtable_ops *ops)
+{
+	u64 iova = 13ULL << 30, page = iova + 5 * SZ_64M + SZ_1M;
+	struct iommu_iotlb_gather gather;
+	size_t mapped = 0;
+	u64 t;
+
+	DVM_ST(!ops->map_pages(ops, iova, iova, SZ_1G, 1,
+			       IOMMU_READ | IOMMU_WRITE, GFP_KERNEL, &mapped));
+	t = dvm_st_tables(ops);
+	DVM_ST(ops->unmap_pages(ops, page, SZ_4K, 1, NULL) == SZ_4K);
+	DVM_ST(dvm_st_tables(ops) == t + 2);
+	/* the remap merges both tables back: still allocated at the flush */
+	dvm_st_pending = 0;
+	DVM_ST(!ops->map_pages(ops, page, page, SZ_4K, 1,
+			       IOMMU_READ | IOMMU_WRITE, GFP_KERNEL, &mapped));
+	DVM_ST(dvm_st_tables(ops) == t);
+	DVM_ST(dvm_st_pending == 2);
+	DVM_ST(list_empty(&dvm_st_d->freed));
+	/* with a gather: on its freelist, not flushed, not freed */
+	DVM_ST(ops->unmap_pages(ops, page, SZ_4K, 1, NULL) == SZ_4K);
+	iommu_iotlb_gather_init(&gather);
+	dvm_st_flushes = 0;
+	DVM_ST(ops->unmap_pages(ops, iova, SZ_1G, 1, &gather) == SZ_1G);
+	DVM_ST(!dvm_st_flushes);
+	DVM_ST(dvm_st_count(&gather.freelist) == 3);
+	DVM_ST(dvm_st_tables(ops) == 1);
+	DVM_ST(gather.start <= iova && gather.end >= iova + SZ_1G - 1);
+	DVM_ST(!ops->iova_to_phys(ops, iova));
+	put_pages_list(&gather.freelist);
+}
+
+/*
+ * Unmapping splits PEs with tables from the reserve: no allocation can
+ * make it fail, and one that needs more than the reserve holds is
+ * refused whole.
+ */
+static void __init dvm_st_nofail(struct io_pgtable_ops *ops)
+{
+	struct dvm_io_pgtable *d = to_dvm(ops);
+	u64 iova = 15ULL << 30, a = iova + 3 * SZ_64M + SZ_8K;
+	u64 b = iova + 9 * SZ_64M + 4 * SZ_128K + SZ_4K, c = iova + SZ_1G;
+	size_t mapped = 0;
+	u64 t;
+
+	DVM_ST(!ops->map_pages(ops, iova, iova, SZ_1G, 2,
+			       IOMMU_READ | IOMMU_WRITE, GFP_KERNEL, &mapped));
+	t = dvm_st_tables(ops);
+	DVM_ST(d->nr_reserve == DVM_UNMAP_TABLES);
+	d->st_no_memory = true;
+	/* L3 PE -> L2 table -> L1 table; then one more L1 table */
+	DVM_ST(ops->unmap_pages(ops, a, SZ_4K, 1, NULL) == SZ_4K);
+	DVM_ST(dvm_io_pgtable_set_perm(ops, b, SZ_4K, DVM_PERM_NONE,
+				       GFP_KERNEL) == 0);
+	DVM_ST(dvm_st_tables(ops) == t + 3);
+	DVM_ST(d->nr_reserve == DVM_UNMAP_TABLES - 3);
+	DVM_ST(!ops->iova_to_phys(ops, a) && !ops->iova_to_phys(ops, b));
+	DVM_ST(ops->iova_to_phys(ops, a + SZ_4K) == a + SZ_4K);
+	DVM_ST(ops->iova_to_phys(ops, b - SZ_4K) == b - SZ_4K);
+	/* both ends inside the other L3 PE: four tables, three left */
+	DVM_ST(!ops->unmap_pages(ops, c + SZ_4K, SZ_4K, 2, NULL));
+	DVM_ST(dvm_st_tables(ops) == t + 3);
+	DVM_ST(ops->iova_to_phys(ops, c + SZ_4K) == c + SZ_4K);
+	d->st_no_memory = false;
+	DVM_ST(ops->unmap_pages(ops, c + SZ_4K, SZ_4K, 2, NULL) == SZ_8K);
+	DVM_ST(!ops->iova_to_phys(ops, c + SZ_4K));
+	DVM_ST(d->nr_reserve == DVM_UNMAP_TABLES);
+	DVM_ST(list_empty(&d->freed));
+	DVM_ST(ops->unmap_pages(ops, iova, SZ_1G, 2, NULL) == 2ULL * SZ_1G);
+	DVM_ST(dvm_st_tables(ops) == 1);
+}
+
 static int __init dvm_io_pgtable_selftest(void)
 {
 	struct io_pgtable_cfg cfg = {
 		.pgsize_bitmap = DVM_PGSIZES,
 		.ias = DVM_VA_BITS,
 		.oas = DVM_VA_BITS,
+		.tlb = &dvm_st_flush_ops,
 	};
 	struct io_pgtable_ops *ops;
 
@@ -471,11 +717,16 @@ static int __init dvm_io_pgtable_selftest(void)
 		pr_err("selftest: cannot allocate a table\n");
 		return -ENOMEM;
 	}
+	dvm_st_d = to_dvm(ops);
 	dvm_st_empty(ops);
 	dvm_st_sizes(ops);
 	dvm_st_translate(ops);
 	dvm_st_partial(ops);
 	dvm_st_perm(ops);
+	dvm_st_root(ops, &cfg);
+	dvm_st_deferred(ops);
+	dvm_st_nofail(ops);
+	dvm_st_d = NULL;
 	free_io_pgtable_ops(ops);
 	pr_info("selftest: completed with %u PASS %u FAIL\n", dvm_st_pass,
 		dvm_st_fail);

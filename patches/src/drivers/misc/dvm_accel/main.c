@@ -22,11 +22,35 @@
 
 #include "dvm_accel.h"
 
+/*
+ * The AVC is the device's walk cache: the table flushes it before it
+ * frees tables it took out, so that no cached entry points into a freed
+ * page.  Called with ctx->lock held (every table change is).
+ */
+static void dvm_accel_flush_all(void *cookie)
+{
+	struct dvm_accel_ctx *ctx = cookie;
+
+	dvm_avc_flush(&ctx->avc);
+}
+
+static void dvm_accel_flush_walk(unsigned long iova, size_t size,
+				 size_t granule, void *cookie)
+{
+	dvm_accel_flush_all(cookie);
+}
+
+static const struct iommu_flush_ops dvm_accel_flush_ops = {
+	.tlb_flush_all = dvm_accel_flush_all,
+	.tlb_flush_walk = dvm_accel_flush_walk,
+};
+
 static int dvm_accel_open(struct inode *inode, struct file *file)
 {
 	struct io_pgtable_cfg cfg = {
 		.ias = DVM_VA_BITS,
 		.oas = DVM_VA_BITS,
+		.tlb = &dvm_accel_flush_ops,
 	};
 	struct dvm_accel_ctx *ctx;
 

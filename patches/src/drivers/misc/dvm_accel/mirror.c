@@ -40,9 +40,10 @@ static void dvm_mirror_revoke(struct dvm_accel_ctx *ctx, u64 start, u64 end)
 	ctx->revoked++;
 	/*
 	 * Splitting a PE needs a table, and no memory can be waited for
-	 * here (reclaim calls invalidate()).  Without one, take away whole
-	 * 32 GiB regions, which splits nothing: pages the process still
-	 * has come back through device faults.
+	 * here (reclaim calls invalidate()): the table splits from its
+	 * reserve and refuses, changing nothing, only when that ran dry.
+	 * Then take away whole 32 GiB regions, which splits nothing: pages
+	 * the process still has come back through device faults.
 	 */
 	if (dvm_io_pgtable_set_perm(ctx->pgt, start, end - start, DVM_PERM_NONE,
 				    GFP_NOWAIT)) {
