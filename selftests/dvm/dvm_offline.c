@@ -91,8 +91,8 @@ static int block_set(long n, const char *state)
 
 /*
  * block_set() in a child, killed after @secs seconds: an offline can
- * retry a migration for as long as a page stays pinned.  0, the errno of
- * the write, or ETIMEDOUT.
+ * retry a migration for as long as a page stays pinned.  0, minus the
+ * errno of the write, or -ETIMEDOUT.
  */
 static int block_set_within(long n, const char *state, int secs)
 {
@@ -101,17 +101,17 @@ static int block_set_within(long n, const char *state, int secs)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		return errno;
+		return -errno;
 	if (!pid)
 		_exit(block_set(n, state));
 	while (now_sec() - t0 < secs) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+			return WIFEXITED(status) ? -WEXITSTATUS(status) : -EINTR;
 		usleep(10000);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	return ETIMEDOUT;
+	return -ETIMEDOUT;
 }
 
 static bool block_online(long n)
@@ -174,8 +174,8 @@ static long isolated_pageblocks(void)
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "Number of blocks type", 21)) {
 			/* the column of "Isolate" among the type names */
-			for (i = 0, tok = strtok_r(line + 21, " \n", &save); tok;
-			     tok = strtok_r(NULL, " \n", &save), i++)
+			for (i = 0, tok = strtok_r(line + 21, "\n ", &save); tok;
+			     tok = strtok_r(NULL, "\n ", &save), i++)
 				if (!strcmp(tok, "Isolate"))
 					col = i;
 			continue;
@@ -183,9 +183,9 @@ static long isolated_pageblocks(void)
 		if (col < 0 || strncmp(line, "Node", 4))
 			continue;
 		/* "Node 0, zone Movable  n0 n1 ...": skip four words */
-		tok = strtok_r(line, " \n", &save);
+		tok = strtok_r(line, "\n ", &save);
 		for (i = 0; tok && i < 4 + col; i++)
-			tok = strtok_r(NULL, " \n", &save);
+			tok = strtok_r(NULL, "\n ", &save);
 		if (tok)
 			sum += strtol(tok, NULL, 10);
 	}
