@@ -15,6 +15,10 @@ check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth load (devid $MP_HOST, peers $(mpe_macs))" mpe_load
 check "segment 1 online as System RAM here" mpctl online 1
 check "barrier: every peer answers" barrier 1 120
+# The first barrier may time out a request or two: the peer boots and
+# loads mp_eth up to a few seconds after us (the static table calls it a
+# member from the start). What follows must not.
+T0=$(peer_stat "$P" timeouts)
 check "rand: 1 B .. 8 MiB to device $P, verified" \
 	mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 96M -j 2 -S "$MP_HOST"
 check "local path: own device id is served without the network" \
@@ -24,8 +28,8 @@ check "read past the peer's DRAM: NAK ERANGE" \
 check "read of the peer's online segment: NAK EACCES" \
 	"! mpe_test read $P $((128 * MIB)) 64 2>/tmp/e && grep -q EACCES /tmp/e"
 mpe_test peer "$P" >&2
-check "counters: tx, rx and 2 naks, no timeouts" \
-	"test \$(peer_stat $P tx) -gt 0 && test \$(peer_stat $P rx) -gt 0 && test \$(peer_stat $P naks) = 2 && test \$(peer_stat $P timeouts) = 0"
+check "counters: tx, rx and 2 naks, no timeouts after the first barrier ($T0 before)" \
+	"test \$(peer_stat $P tx) -gt 0 && test \$(peer_stat $P rx) -gt 0 && test \$(peer_stat $P naks) = 2 && test \$(peer_stat $P timeouts) = ${T0:-x}"
 check "no request left in flight" test "$(info_val inflight)" = 0
 check "round trip measured: $(peer_stat $P rtt_samples) samples, srtt $(peer_stat $P srtt_us) us, timeout $(peer_stat $P rto_us) us in [50, 800] ms" \
 	"test \$(peer_stat $P rtt_samples) -gt 0 && test \$(peer_stat $P srtt_us) -gt 0 && test \$(peer_stat $P rto_us) -ge 50000 && test \$(peer_stat $P rto_us) -le 800000"
