@@ -341,12 +341,13 @@ void mp_own_flush(void)
 }
 
 /*
- * Called with mem_lock held: wipe @s in the work item. False when there is
- * no mapping to wipe it through (nothing can access it then either).
+ * Called with mem_lock held: wipe @s in the work item if it may hold data
+ * and no wipe is pending. True: the caller schedules the work. False also
+ * without a mapping to wipe it through (nothing can access it then).
  */
 static bool mp_own_zero(struct mp_dev *d, struct mp_seg *s)
 {
-	if (!d->va)
+	if (!s->dirty || s->zeroing || !d->va)
 		return false;
 	s->zeroing = true;
 	return true;
@@ -368,7 +369,7 @@ void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s)
 
 	spin_lock_bh(&d->mem_lock);
 	s->owner = 0;
-	zero = !s->zeroing && mp_own_zero(d, s);
+	zero = mp_own_zero(d, s);	/* dirty since it went online */
 	spin_unlock_bh(&d->mem_lock);
 	if (zero)
 		schedule_work(&mp_own_zero_work);
@@ -473,8 +474,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 			break;
 		}
 		s->owner = src;
-		if (s->dirty && !s->zeroing)
-			zero = mp_own_zero(d, s);
+		zero = mp_own_zero(d, s);
 		if (s->zeroing)
 			ret = -EINPROGRESS;
 		else
@@ -492,8 +492,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 			break;
 		}
 		s->owner = 0;
-		if (s->dirty && !s->zeroing)
-			zero = mp_own_zero(d, s);
+		zero = mp_own_zero(d, s);
 		break;
 	case MP_ETH_OWN_SHARE:
 		if (mp_seg_sharer(s, src) >= 0) {
@@ -508,7 +507,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 			ret = -ERANGE;
 			break;
 		}
-		if (!s->nr_sharers && s->dirty && !s->zeroing)
+		if (!s->nr_sharers)
 			zero = mp_own_zero(d, s);
 		s->sharer[s->nr_sharers++] = src;
 		if (s->zeroing)
@@ -524,7 +523,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 			break;
 		}
 		s->sharer[i] = s->sharer[--s->nr_sharers];
-		if (!s->nr_sharers && s->dirty && !s->zeroing)
+		if (!s->nr_sharers)
 			zero = mp_own_zero(d, s);
 		break;
 	default:

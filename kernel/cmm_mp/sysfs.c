@@ -17,7 +17,8 @@
 
 static struct class *mp_class;
 
-#define MP_DEV_ATTR(_name, _fmt, _expr)					\
+/* _attr: DEVICE_ATTR_RO, or DEVICE_ATTR_ADMIN_RO for root's eyes only */
+#define MP_DEV_ATTR_MODE(_name, _attr, _fmt, _expr)			\
 static ssize_t _name##_show(struct device *dev,				\
 			    struct device_attribute *attr, char *buf)	\
 {									\
@@ -25,18 +26,14 @@ static ssize_t _name##_show(struct device *dev,				\
 									\
 	return sysfs_emit(buf, _fmt "\n", _expr);			\
 }									\
-static DEVICE_ATTR_RO(_name)
+static _attr(_name)
+
+#define MP_DEV_ATTR(_name, _fmt, _expr)	\
+	MP_DEV_ATTR_MODE(_name, DEVICE_ATTR_RO, _fmt, _expr)
 
 MP_DEV_ATTR(chip_id, "%#llx", d->chip_id);
 /* physical addresses are root's alone, as in /proc/iomem */
-static ssize_t phys_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	struct mp_dev *d = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%#llx\n", d->geo.base);
-}
-static DEVICE_ATTR_ADMIN_RO(phys);
+MP_DEV_ATTR_MODE(phys, DEVICE_ATTR_ADMIN_RO, "%#llx", d->geo.base);
 MP_DEV_ATTR(size, "%llu", d->geo.size);
 MP_DEV_ATTR(segment_size, "%llu", d->geo.seg_size);
 MP_DEV_ATTR(nr_segments, "%u", d->geo.nr_segs);
