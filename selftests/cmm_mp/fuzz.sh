@@ -25,11 +25,7 @@ T=${NL_FUZZ_SECONDS:-60}
 SEED=${NL_FUZZ_SEED:-1}
 JOBS=${NL_FUZZ_JOBS:-2}
 ITERS=${NL_FUZZ_ITERS:+--iters $NL_FUZZ_ITERS}
-D=/sys/class/cmm_mp/mp0
 S=$D/segments
-flat() { tr -d ' \n'; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
 load_eth() { load_mp_eth netdev=eth0; }
 kernel_clean() { test -z "$(kernel_log_bad)"; }
 

@@ -32,14 +32,9 @@ replays_clean() {
 		END { exit !(NR == want && good == want) }' "$1"
 }
 
-D=/sys/class/cmm_mp/mp0
 SEG=3
 OFF=$((128 * MIB))	# segment 3 in B's DRAM
 LEN=65536
-flat() { tr -d ' \n'; }
-pstate() { cat $D/pool_state; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
 seg_owner() { mpctl list -s $SEG | flat | sed -n 's/.*"owner":\([0-9a-z"-]*\).*/\1/p' | tr -d '"' | sed 's/[,}].*//'; }
 
 if [ "$MP_HOST" = 2 ]; then

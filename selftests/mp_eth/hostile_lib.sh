@@ -11,6 +11,10 @@ sig() {
 	mp_hostile sig "$_sw" "$_st" $((_ss * SLOW)) "$@"
 }
 field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) v = $(i + 1) } END { print v }'; }
+# The pool key of the keyed scenarios: mp_eth signing with it, key id 7
+# (the scenario writes $K1 to /tmp/k1 first)
+K1=00112233445566778899aabbccddeeff
+load_keyed() { load_mp_eth netdev=eth0 && mpctl key set -i 7 /tmp/k1; }
 show_drops() { for f in $DROPS/*; do diag "$(basename "$f") $(cat "$f")"; done; }
 
 # c_capture WHAT [UNTIL]: C brings eth0 up without our modules, waits for A

@@ -30,7 +30,6 @@ replays_clean() {
 }
 
 KEYS=/sys/class/misc/mp_eth/key_ids
-K1=00112233445566778899aabbccddeeff
 K2=f0e1d2c3b4a5968778695a4b3c2d1e0f
 OFF=$((64 * MIB))	# in B's DRAM
 LEN=65536

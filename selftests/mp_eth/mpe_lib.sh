@@ -57,6 +57,14 @@ mpe_netem() {
 	tc qdisc replace dev eth0 root netem loss 5% duplicate 2% reorder 25% delay 1ms
 }
 
+# The pool device and the pool it formed (discovery scenarios)
+D=/sys/class/cmm_mp/mp0
+flat() { tr -d ' \n'; }
+pstate() { cat $D/pool_state; }
+devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
+# runtime_with N: the pool is formed with N devices up
+runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
+
 # every other host id
 others() {
 	_i=0

@@ -20,14 +20,9 @@
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/mp_eth/hostile_lib.sh
 
-K1=00112233445566778899aabbccddeeff
-D=/sys/class/cmm_mp/mp0
 SEG=3
 OFF=$((128 * MIB))		# segment 3 in B's DRAM
 SLOT=$((OFF / 8))
-devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
-load_keyed() { load_mp_eth netdev=eth0 && mpctl key set -i 7 /tmp/k1; }
 seen() { echo $(( $(peer_stat 0 duplicates) + $(peer_stat 0 out_of_window) )); }
 
 if [ "$MP_HOST" = 2 ]; then

@@ -19,12 +19,7 @@
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/mp_eth/hostile_lib.sh
 
-K1=00112233445566778899aabbccddeeff
-D=/sys/class/cmm_mp/mp0
 gen() { cat $D/generation; }
-devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
-load_keyed() { load_mp_eth netdev=eth0 && mpctl key set -i 7 /tmp/k1; }
 
 if [ "$MP_HOST" = 2 ]; then
 	tap_plan 8

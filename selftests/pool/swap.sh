@@ -32,10 +32,6 @@ LIMIT_MIB=32
 FILL_MIB=64
 MIN_SWAP_KB=$(((FILL_MIB - LIMIT_MIB) / 2 * 1024))
 CG=/sys/fs/cgroup/mpb
-D=/sys/class/cmm_mp/mp0
-flat() { tr -d ' \n'; }
-devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
-runtime_with() { test "$(cat $D/pool_state)" = runtime && test "$(devs_up)" = "$1"; }
 load_eth() { load_mp_eth netdev=eth0 "$@"; }
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # sectors written (field 7 of /sys/block/X/stat)
