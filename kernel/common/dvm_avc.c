@@ -4,11 +4,23 @@
  */
 #include "dvm_avc.h"
 
-void dvm_avc_init(struct dvm_avc *c)
+/**
+ * dvm_avc_init() - an empty AVC of @bytes capacity
+ * @c: the cache
+ * @bytes: a power of two, 256 (one set of four 64-byte blocks) to
+ *	   DVM_AVC_MAX_BYTES
+ *
+ * Return: 0, or -EINVAL (the cache is then left unchanged).
+ */
+int dvm_avc_init(struct dvm_avc *c, u32 bytes)
 {
 	u32 s, w;
 
-	for (s = 0; s < DVM_AVC_SETS; s++)
+	if (bytes < DVM_AVC_WAYS * DVM_AVC_BLOCK_BYTES ||
+	    bytes > DVM_AVC_MAX_BYTES || (bytes & (bytes - 1)))
+		return -EINVAL;
+	c->sets = bytes / (DVM_AVC_WAYS * DVM_AVC_BLOCK_BYTES);
+	for (s = 0; s < DVM_AVC_MAX_SETS; s++)
 		for (w = 0; w < DVM_AVC_WAYS; w++) {
 			c->tag[s][w] = 0;
 			c->used[s][w] = 0;
@@ -16,6 +28,7 @@ void dvm_avc_init(struct dvm_avc *c)
 	c->clock = 0;
 	c->hits = 0;
 	c->misses = 0;
+	return 0;
 }
 
 /* The page tables changed (munmap, mprotect): drop every cached block. */
@@ -23,7 +36,7 @@ void dvm_avc_flush(struct dvm_avc *c)
 {
 	u32 s, w;
 
-	for (s = 0; s < DVM_AVC_SETS; s++)
+	for (s = 0; s < c->sets; s++)
 		for (w = 0; w < DVM_AVC_WAYS; w++)
 			c->used[s][w] = 0;
 }
@@ -38,8 +51,8 @@ void dvm_avc_flush(struct dvm_avc *c)
 bool dvm_avc_access(struct dvm_avc *c, u64 pa)
 {
 	u64 block = pa >> DVM_AVC_BLOCK_SHIFT;
-	u32 set = (u32)(block % DVM_AVC_SETS), w, victim = 0;
-	u64 tag = block / DVM_AVC_SETS;
+	u32 set = (u32)(block & (c->sets - 1)), w, victim = 0;
+	u64 tag = block / c->sets;
 
 	c->clock++;
 	for (w = 0; w < DVM_AVC_WAYS; w++) {

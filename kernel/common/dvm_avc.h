@@ -5,9 +5,12 @@
  *
  * The AVC caches page-table memory, not translations: 64-byte blocks (eight
  * entries of any level), physically indexed, 4-way set associative with
- * LRU replacement, 128 entries in all (1 KiB of tags in hardware).
- * Because identity-mapped memory ends its walks in a few PEs, most of the
- * entries a validation reads are in a handful of blocks.
+ * LRU replacement.  The paper's AVC "caches 128 distinct PTEs, resulting
+ * in a total capacity of 1 KB" (section 4.1.2): 16 blocks in 4 sets, the
+ * default here.  The capacity is a parameter (a power of two from 256
+ * bytes, one set, to DVM_AVC_MAX_BYTES) so that larger caches can be
+ * compared.  Because identity-mapped memory ends its walks in a few PEs,
+ * most of the entries a validation reads are in a handful of blocks.
  */
 #ifndef _CMM_MP_COMMON_DVM_AVC_H
 #define _CMM_MP_COMMON_DVM_AVC_H
@@ -15,19 +18,28 @@
 #include "mp_types.h"
 
 #define DVM_AVC_BLOCK_SHIFT	6
+#define DVM_AVC_BLOCK_BYTES	64	/* 1 << DVM_AVC_BLOCK_SHIFT */
 #define DVM_AVC_WAYS		4
-#define DVM_AVC_ENTRIES		128
-#define DVM_AVC_SETS		(DVM_AVC_ENTRIES / DVM_AVC_WAYS)
+#define DVM_AVC_DEFAULT_BYTES	1024	/* the paper's: 128 entries of 8 bytes */
+#define DVM_AVC_MAX_BYTES	8192
+#define DVM_AVC_MAX_SETS	(DVM_AVC_MAX_BYTES / DVM_AVC_BLOCK_BYTES / \
+				 DVM_AVC_WAYS)
 
 struct dvm_avc {
-	u64 tag[DVM_AVC_SETS][DVM_AVC_WAYS];
-	u64 used[DVM_AVC_SETS][DVM_AVC_WAYS];	/* LRU stamp, 0 = invalid */
+	u32 sets;				/* a power of two */
+	u64 tag[DVM_AVC_MAX_SETS][DVM_AVC_WAYS];
+	u64 used[DVM_AVC_MAX_SETS][DVM_AVC_WAYS];	/* LRU stamp, 0 = invalid */
 	u64 clock;
 	u64 hits;
 	u64 misses;
 };
 
-void dvm_avc_init(struct dvm_avc *c);
+int dvm_avc_init(struct dvm_avc *c, u32 bytes);
+static inline u32 dvm_avc_bytes(const struct dvm_avc *c)
+{
+	return c->sets * DVM_AVC_WAYS * DVM_AVC_BLOCK_BYTES;
+}
+
 void dvm_avc_flush(struct dvm_avc *c);
 bool dvm_avc_access(struct dvm_avc *c, u64 pa);
 /* dvm_walk_read_fn adapter: pass the AVC as the argument */

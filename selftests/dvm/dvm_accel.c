@@ -37,6 +37,7 @@
 #include "dvm_graph.h"
 
 #define MiB (1024UL * 1024)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int tests_run, tests_failed;
 
@@ -511,6 +512,92 @@ static int cmd_security(bool plan)
 	return tests_failed ? 1 : 0;
 }
 
+/* ---- execute permission ---------------------------------------------- */
+
+static void fetch_job(struct dvm_accel_job *j, void *dst, const void *src,
+		      size_t len)
+{
+	memcpy_job(j, dst, src, len);
+	j->op = DVM_ACCEL_FETCH;
+}
+
+/* A fetch that must be refused: EFAULT, nothing written. */
+static void fetch_refused(int fd, const char *what, char *dst, const void *src,
+			  size_t len)
+{
+	struct dvm_accel_job j;
+	size_t i;
+	int err;
+
+	memset(dst, 0x5a, len);
+	fetch_job(&j, dst, src, len);
+	err = run(fd, &j);
+	for (i = 0; i < len && dst[i] == 0x5a; i++)
+		;
+	check(err == EFAULT && !j.stats.bytes_written && j.stats.perm_faults &&
+	      i == len, "fetch from %s: EFAULT (%d), 0 bytes moved (%llu)",
+	      what, err, (unsigned long long)j.stats.bytes_written);
+}
+
+/*
+ * The device fetches code only from pages it may execute (the paper's
+ * permission 11, read-execute): the mirror gives that to read-only pages
+ * of executable VMAs, identity mapped (a PE) or not (a 4 KiB leaf).
+ */
+static int cmd_exec(bool plan)
+{
+	size_t len = 2 * MiB;
+	const char *text = (const char *)((uintptr_t)&cmd_exec & ~4095UL);
+	struct dvm_accel_job j;
+	char *rx, *data, *dst;
+	int fd, err;
+
+	if (plan)
+		printf("1..6\n");
+	dvm_mode(true);
+	rx = map(len, PROT_READ | PROT_WRITE);
+	data = map(len, PROT_READ | PROT_WRITE);
+	dvm_mode(false);
+	/* translated: the fetches below are the identity half of the accesses */
+	dst = map(len, PROT_READ | PROT_WRITE);
+	memset(rx, 0xc3, len);
+	memset(data, 0x11, len);
+	fd = accel_open();
+
+	/* the program's own text: file pages, translated, read-execute */
+	memset(dst, 0, 4096);
+	fetch_job(&j, dst, text, 4096);
+	err = run(fd, &j);
+	check(!err && !memcmp(dst, text, 4096) && j.stats.translated,
+	      "fetch of this program's text: %d, bytes equal, %llu translated",
+	      err, (unsigned long long)j.stats.translated);
+
+	/* identity memory made read-execute after binding: faulted back as 11 */
+	mprotect(rx, len, PROT_READ | PROT_EXEC);
+	memset(dst, 0, len);
+	fetch_job(&j, dst, rx, len);
+	err = run(fd, &j);
+	check(!err && dst[0] == (char)0xc3 && dst[len - 1] == (char)0xc3 &&
+	      identity(rx) && j.stats.identity == j.stats.accesses / 2,
+	      "fetch of %zu KiB of identity read-execute memory: %d, %llu of %llu accesses identity",
+	      len / 1024, err, (unsigned long long)j.stats.identity,
+	      (unsigned long long)j.stats.accesses);
+
+	fetch_refused(fd, "read-write data", dst, data, 4096);
+	mprotect(data, len, PROT_READ);
+	fetch_refused(fd, "read-only data", dst, data, 4096);
+	/* taken back: the same identity pages, no longer executable */
+	mprotect(rx, len, PROT_READ);
+	fetch_refused(fd, "memory no longer executable", dst, rx, 4096);
+
+	/* reading executable memory is still allowed */
+	memcpy_job(&j, dst, text, 4096);
+	check(!run(fd, &j) && !memcmp(dst, text, 4096),
+	      "plain reads of the text still allowed");
+	close(fd);
+	return tests_failed ? 1 : 0;
+}
+
 /* ---- lifecycle ------------------------------------------------------ */
 
 struct racer {
@@ -690,12 +777,78 @@ static double pct(u64 a, u64 b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* A job's counters, raw, for tools/dvm-eval (one line, key=value). */
+static void raw_stats(const char *job, u32 scale, u64 n, u64 m,
+		      const struct dvm_accel_stats *st)
+{
+	const struct {
+		const char *k;
+		u64 v;
+	} f[] = {
+		{ "n", n }, { "m", m }, { "accesses", st->accesses },
+		{ "reads", st->reads }, { "writes", st->writes },
+		{ "identity", st->identity }, { "translated", st->translated },
+		{ "walk_refs", st->walk_refs },
+		{ "validation_refs", st->validation_refs },
+		{ "avc_hits", st->avc_hits }, { "avc_misses", st->avc_misses },
+		{ "preloads", st->preloads },
+		{ "squashed", st->preloads_squashed }, { "faults", st->faults },
+		{ "pt_bytes", st->pt_bytes }, { "pt_bytes_4k", st->pt_bytes_4k },
+		{ "tlb4k_misses", st->tlb4k_misses },
+		{ "tlb2m_misses", st->tlb2m_misses }, { "ns", st->ns },
+	};
+	size_t i;
+
+	printf("# raw: job=%s scale=%u", job, scale);
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		printf(" %s=%llu", f[i].k, (unsigned long long)f[i].v);
+	printf("\n");
+}
+
+/* A counter of /proc/vmstat (0 when absent). */
+static u64 vmstat_read(const char *name)
+{
+	char line[128];
+	size_t len = strlen(name);
+	u64 v = 0;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ' ')
+			v = strtoull(line + len + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* The arena of a graph, and why it is not identity mapped when it is not. */
+static char *graph_arena(u32 scale, size_t alen)
+{
+	u64 nocontig = vmstat_read("dvm_fallback_nocontig");
+	u64 vabusy = vmstat_read("dvm_fallback_vabusy");
+	char *arena = map(alen, PROT_READ | PROT_WRITE);
+	bool id = identity(arena) && identity(arena + alen - 4096);
+
+	nocontig = vmstat_read("dvm_fallback_nocontig") - nocontig;
+	vabusy = vmstat_read("dvm_fallback_vabusy") - vabusy;
+	printf("# raw: arena scale=%u bytes=%zu va=%p identity=%d", scale, alen,
+	       (void *)arena, id);
+	printf(" nocontig=%llu vabusy=%llu brk=%p\n",
+	       (unsigned long long)nocontig, (unsigned long long)vabusy, sbrk(0));
+	printf("# scale %u: arena of %zu KiB at %p %s identity mapped", scale,
+	       alen / 1024, (void *)arena, id ? "is" : "is NOT");
+	printf(" (fallbacks: no contiguous memory +%llu, range taken +%llu)\n",
+	       (unsigned long long)nocontig, (unsigned long long)vabusy);
+	return arena;
+}
+
 static void graph(int fd, u32 scale, u32 ef)
 {
 	u64 n = 1ULL << scale, ne = n * ef, m, v, reached, ref_reached;
 	size_t need = (n + 1) * 8 + 2 * ne * 4 + 4 * n * 4 + 4 * n * 8 + 64 * 16;
 	size_t alen = (need + 2 * MiB - 1) & ~(2 * MiB - 1);
-	char *arena = map(alen, PROT_READ | PROT_WRITE), *cur = arena;
+	char *arena = graph_arena(scale, alen), *cur = arena;
 	u64 *row = arena_take(&cur, (n + 1) * 8);
 	u32 *col = arena_take(&cur, 2 * ne * 4);
 	s32 *lv = arena_take(&cur, n * 4), *lv_ref = malloc(n * 4);
@@ -753,6 +906,7 @@ static void graph(int fd, u32 scale, u32 ef)
 	       pct(bs.tlb4k_misses, bs.accesses), pct(bs.tlb2m_misses, bs.accesses),
 	       pct(bs.identity, bs.accesses), pct(bs.preloads_squashed, bs.preloads),
 	       (double)bs.ns / 1e9);
+	raw_stats("bfs", scale, n, m, &bs);
 	if (scale > 16)
 		goto out;
 	memset(&j, 0, sizeof(j));
@@ -768,6 +922,7 @@ static void graph(int fd, u32 scale, u32 ef)
 	check(!err && v == n,
 	      "scale %u: PageRank (3 iterations, fixed point) equals the CPU's",
 	      scale);
+	raw_stats("pagerank", scale, n, m, &j.stats);
 	printf("# scale %u PageRank: %llu accesses, AVC hit %.4f %%, %.5f refs/access\n",
 	       scale, (unsigned long long)j.stats.accesses,
 	       pct(j.stats.avc_hits, j.stats.avc_hits + j.stats.avc_misses),
@@ -856,6 +1011,8 @@ int main(int argc, char **argv)
 		return cmd_lifecycle(true);
 	if (argc >= 2 && !strcmp(argv[1], "preload"))
 		return cmd_preload();
+	if (argc >= 2 && !strcmp(argv[1], "exec"))
+		return cmd_exec(true);
 	if (argc >= 2 && !strcmp(argv[1], "all")) {
 		printf("1..32\n");
 		cmd_jobs(false);
@@ -866,7 +1023,7 @@ int main(int argc, char **argv)
 		return cmd_graph(argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "heap"))
 		return cmd_heap(argc - 2, argv + 2);
-	fprintf(stderr, "usage: dvm_accel jobs|security|lifecycle|all|graph SCALE...|%s\n",
+	fprintf(stderr, "usage: dvm_accel jobs|security|lifecycle|exec|all|graph SCALE...|%s\n",
 		"heap MIB...");
 	return 2;
 }

@@ -413,6 +413,43 @@ TEST_F(dvm, fallback_vabusy)
 	EXPECT_EQ(0, count_nonidentity(p, len));
 }
 
+/*
+ * The lowest free memory lies where the process's virtual range is taken
+ * (as a non-PIE program's binary and brk heap are): the allocation passes
+ * over it, for a mapping above the buddy allocator's largest block and
+ * for one below it, instead of falling back.
+ */
+TEST_F(dvm, identity_past_taken_range)
+{
+	const size_t low = 512 * MIB, lens[] = { 8 * MIB, 2 * MIB };
+	struct dvm_counters a, b, d;
+	char *res, *p;
+	int i;
+
+	ASSERT_LT(1024 * 1024, meminfo_kb("MemTotal"));
+	/* Cover every physical address below 512 MiB. */
+	res = mmap((void *)MIB, low - MIB, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		   MAP_FIXED_NOREPLACE, -1, 0);
+	ASSERT_EQ((void *)MIB, res);
+	ASSERT_EQ(0, dvm_set(PR_DVM_ON));
+	for (i = 0; i < 2; i++) {
+		dvm_counters(&a);
+		p = map_anon(lens[i]);
+		dvm_counters(&b);
+		ASSERT_NE(NULL, p);
+		d = dvm_delta(&a, &b);
+		TH_LOG("%zu MiB at %p: maps +%ld nocontig +%ld vabusy +%ld",
+		       lens[i] / MIB, p, d.maps, d.nocontig, d.vabusy);
+		EXPECT_EQ(1, d.maps);
+		EXPECT_EQ(0, d.nocontig + d.vabusy);
+		EXPECT_LE(low, (uintptr_t)p);
+		EXPECT_EQ(0, count_nonidentity(p, lens[i]));
+		EXPECT_EQ(0, munmap(p, lens[i]));
+	}
+	EXPECT_EQ(0, munmap(res, low - MIB));
+}
+
 /* More contiguous memory than is free: nocontig. */
 TEST_F(dvm, fallback_nocontig_too_big)
 {

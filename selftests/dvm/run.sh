@@ -16,7 +16,7 @@
 
 # Test points per program: keep in sync with the programs (a mismatch is
 # reported as a failure).
-DVM_TEST_N=31
+DVM_TEST_N=32
 DVM_MIX_N=3
 N=$((3 + DVM_TEST_N + DVM_MIX_N))
 

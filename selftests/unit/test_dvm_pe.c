@@ -296,27 +296,59 @@ static void test_random_model(void **state)
 	free(model);
 }
 
+/* Same-set blocks of an AVC of @bytes: the fifth evicts the LRU one. */
+static void check_avc_sets(u32 bytes)
+{
+	struct dvm_avc avc;
+	u64 stride, blocks;
+	u32 i;
+
+	assert_int_equal(dvm_avc_init(&avc, bytes), 0);
+	assert_int_equal(dvm_avc_bytes(&avc), bytes);
+	stride = (u64)avc.sets * 64;
+	for (i = 0; i < 5; i++)
+		assert_false(dvm_avc_access(&avc, i * stride));
+	assert_true(dvm_avc_access(&avc, 4 * stride));
+	assert_false(dvm_avc_access(&avc, 0));
+	assert_true(dvm_avc_access(&avc, 2 * stride + 8));
+	assert_true(avc.hits == 2 && avc.misses == 6);
+	dvm_avc_flush(&avc);
+	assert_false(dvm_avc_access(&avc, 2 * stride));
+
+	/* exactly bytes / 64 distinct blocks fit: a second pass all hits */
+	blocks = bytes / 64;
+	assert_int_equal(dvm_avc_init(&avc, bytes), 0);
+	for (i = 0; i < blocks; i++)
+		assert_false(dvm_avc_access(&avc, 4096 + i * 64ULL));
+	for (i = 0; i < blocks; i++)
+		assert_true(dvm_avc_access(&avc, 4096 + i * 64ULL + 8));
+	/* one more block in a full set evicts: a third pass misses once */
+	assert_false(dvm_avc_access(&avc, 4096 + blocks * 64));
+	assert_false(dvm_avc_access(&avc, 4096));
+}
+
 static void test_avc(void **state)
 {
 	struct dvm_pt *pt = *state;
 	struct dvm_avc avc;
 	struct dvm_walk w;
 	u64 va, mem = 0, n = 0;
-	u32 i;
 
-	dvm_avc_init(&avc);
-	/* same-set blocks: the fifth evicts the least recently used */
-	for (i = 0; i < 5; i++)
-		assert_false(dvm_avc_access(&avc, (u64)i * DVM_AVC_SETS * 64));
-	assert_true(dvm_avc_access(&avc, 4ULL * DVM_AVC_SETS * 64));
-	assert_false(dvm_avc_access(&avc, 0));
-	assert_true(dvm_avc_access(&avc, 2ULL * DVM_AVC_SETS * 64 + 8));
-	assert_true(avc.hits == 2 && avc.misses == 6);
-	dvm_avc_flush(&avc);
-	assert_false(dvm_avc_access(&avc, 2ULL * DVM_AVC_SETS * 64));
+	/* the paper's 1 KiB: 16 blocks in 4 sets; and 8 KiB */
+	assert_int_equal(DVM_AVC_DEFAULT_BYTES, 1024);
+	check_avc_sets(256);
+	check_avc_sets(DVM_AVC_DEFAULT_BYTES);
+	check_avc_sets(DVM_AVC_MAX_BYTES);
+	assert_int_equal(dvm_avc_init(&avc, 1024), 0);
+	assert_int_equal(avc.sets, 4);
+	assert_int_equal(dvm_avc_init(&avc, 0), -EINVAL);
+	assert_int_equal(dvm_avc_init(&avc, 128), -EINVAL);
+	assert_int_equal(dvm_avc_init(&avc, 1536), -EINVAL);
+	assert_int_equal(dvm_avc_init(&avc, 2 * DVM_AVC_MAX_BYTES), -EINVAL);
+	assert_int_equal(avc.sets, 4);	/* unchanged by a refused init */
 
 	/* validating 256 MiB of identity memory touches few blocks */
-	dvm_avc_init(&avc);
+	assert_int_equal(dvm_avc_init(&avc, DVM_AVC_DEFAULT_BYTES), 0);
 	assert_int_equal(dvm_pt_set_identity(pt, GiB, 256 * MiB, DVM_PERM_RW), 0);
 	for (va = GiB; va < GiB + 256 * MiB; va += 4096, n++) {
 		assert_int_equal(dvm_pt_walk(pt, va, DVM_ACCESS_READ, dvm_avc_read,

@@ -23,6 +23,7 @@ enum dvm_accel_op {
 	DVM_ACCEL_CHASE = 4,	/* p = *(u64 *)(p + off) until 0 or n steps */
 	DVM_ACCEL_BFS = 5,	/* levels from root over a CSR graph */
 	DVM_ACCEL_PAGERANK = 6,	/* fixed-point PageRank over a CSR graph */
+	DVM_ACCEL_FETCH = 7,	/* memcpy whose source is fetched as code */
 };
 
 /* job flags */

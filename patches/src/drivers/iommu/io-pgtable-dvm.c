@@ -166,12 +166,18 @@ static const struct dvm_pt_ops dvm_iop_pt_ops = {
 	.pa_to_va = dvm_iop_va,
 };
 
+/*
+ * The paper's four permissions: read-write, read-execute, read-only, none.
+ * As in the other formats, a readable mapping is executable unless
+ * IOMMU_NOEXEC says otherwise; a writable one cannot be executable (there
+ * is no code for write-execute), so IOMMU_WRITE gives read-write.
+ */
 static enum dvm_perm dvm_prot_to_perm(int prot)
 {
 	if (prot & IOMMU_WRITE)
 		return DVM_PERM_RW;
 	if (prot & IOMMU_READ)
-		return DVM_PERM_RO;
+		return prot & IOMMU_NOEXEC ? DVM_PERM_RO : DVM_PERM_RX;
 	return DVM_PERM_NONE;
 }
 
@@ -191,10 +197,14 @@ static int dvm_map_pages(struct io_pgtable_ops *ops, unsigned long iova,
 	int ret = 0;
 
 	if (!(pgsize & DVM_PGSIZES) || !is_power_of_2(pgsize) || !pgcount ||
-	    !dvm_valid_range(iova, size) || perm == DVM_PERM_NONE)
+	    !dvm_valid_range(iova, size) || perm == DVM_PERM_NONE ||
+	    !IS_ALIGNED(paddr, SZ_4K))
 		return -EINVAL;
-	if (iova != paddr && pgsize != SZ_4K)
-		return -EINVAL;	/* only identity ranges have large leaves */
+	/*
+	 * Other mappings of any advertised size become 4 KiB leaves that
+	 * translate (the format has no large translating leaf): the IOMMU
+	 * core may hand a 2 MiB or 1 GiB page of a non-identity range here.
+	 */
 	if (!dvm_pt_range_empty(&d->pt, iova, size))
 		return -EEXIST;
 	d->gfp = gfp;
@@ -466,11 +476,12 @@ static void __init dvm_st_sizes(struct io_pgtable_ops *ops)
 		DVM_ST(!ops->iova_to_phys(ops, iova + 42));
 		DVM_ST(dvm_st_tables(ops) == 1);
 	}
-	/* large leaves are for identity ranges only */
-	DVM_ST(ops->map_pages(ops, SZ_2M, SZ_4M, SZ_2M, 1, IOMMU_READ,
-			      GFP_KERNEL, &mapped) == -EINVAL);
+	/* not an advertised page size, a physical address not page aligned */
 	DVM_ST(ops->map_pages(ops, SZ_2M, SZ_2M, SZ_8K, 1, IOMMU_READ,
 			      GFP_KERNEL, &mapped) == -EINVAL);
+	DVM_ST(ops->map_pages(ops, SZ_2M, SZ_4M + 1, SZ_4K, 1, IOMMU_READ,
+			      GFP_KERNEL, &mapped) == -EINVAL);
+	DVM_ST(dvm_st_tables(ops) == 1);
 	DVM_ST(ops->map_pages(ops, BIT_ULL(48), BIT_ULL(48), SZ_4K, 1,
 			      IOMMU_READ, GFP_KERNEL, &mapped) == -EINVAL);
 }
@@ -492,6 +503,77 @@ static void __init dvm_st_translate(struct io_pgtable_ops *ops)
 	DVM_ST(!dvm_st_allowed(ops, iova + SZ_4K, DVM_ACCESS_WRITE));
 	DVM_ST(ops->unmap_pages(ops, iova, SZ_4K, 512 + 4, NULL) ==
 	       SZ_2M + 4 * SZ_4K);
+	DVM_ST(dvm_st_tables(ops) == 1);
+}
+
+/*
+ * Large pages of a non-identity range (the IOMMU core sends the largest
+ * advertised size that fits) become 4 KiB leaves that translate.
+ */
+static void __init dvm_st_large_translate(struct io_pgtable_ops *ops)
+{
+	u64 iova = 17ULL << 30, pa = 3ULL << 30, pe, conv;
+	size_t mapped = 0;
+
+	/* two 2 MiB pages, then a 1 GiB page elsewhere */
+	DVM_ST(!ops->map_pages(ops, iova, pa, SZ_2M, 2,
+			       IOMMU_READ | IOMMU_WRITE, GFP_KERNEL, &mapped));
+	DVM_ST(mapped == 2 * SZ_2M);
+	DVM_ST(ops->iova_to_phys(ops, iova) == pa);
+	DVM_ST(ops->iova_to_phys(ops, iova + SZ_2M + SZ_8K + 5) ==
+	       pa + SZ_2M + SZ_8K + 5);
+	DVM_ST(ops->iova_to_phys(ops, iova + 2 * SZ_2M - 1) ==
+	       pa + 2 * SZ_2M - 1);
+	DVM_ST(!ops->iova_to_phys(ops, iova + 2 * SZ_2M));
+	DVM_ST(dvm_st_allowed(ops, iova + SZ_2M, DVM_ACCESS_WRITE));
+	/* root, L3, L2 and an L1 table per 2 MiB: as 4 KiB tables would */
+	dvm_io_pgtable_bytes(ops, &pe, &conv);
+	DVM_ST(dvm_st_tables(ops) == 5 && pe == 5 * SZ_4K && conv == pe);
+	DVM_ST(ops->map_pages(ops, iova + SZ_2M, pa, SZ_2M, 1, IOMMU_READ,
+			      GFP_KERNEL, &mapped) == -EEXIST);
+	DVM_ST(ops->map_pages(ops, iova + SZ_1G, pa, SZ_1G, 1,
+			      IOMMU_READ | IOMMU_NOEXEC, GFP_KERNEL,
+			      &mapped) == 0);
+	DVM_ST(mapped == 2 * SZ_2M + SZ_1G);
+	DVM_ST(ops->iova_to_phys(ops, iova + SZ_1G + SZ_64M + 3) ==
+	       pa + SZ_64M + 3);
+	DVM_ST(dvm_st_allowed(ops, iova + SZ_1G + SZ_1G - 1, DVM_ACCESS_READ));
+	DVM_ST(!dvm_st_allowed(ops, iova + SZ_1G, DVM_ACCESS_WRITE));
+	DVM_ST(!dvm_st_allowed(ops, iova + SZ_1G, DVM_ACCESS_EXEC));
+	DVM_ST(dvm_st_tables(ops) == 5 + 1 + 512);
+	DVM_ST(ops->unmap_pages(ops, iova, SZ_2M, 2, NULL) == 2 * SZ_2M);
+	DVM_ST(ops->unmap_pages(ops, iova + SZ_1G, SZ_1G, 1, NULL) == SZ_1G);
+	DVM_ST(!ops->iova_to_phys(ops, iova + SZ_2M));
+	DVM_ST(dvm_st_tables(ops) == 1);
+}
+
+/*
+ * Execute permission: readable mappings are read-execute (11) unless
+ * IOMMU_NOEXEC, writable ones read-write, for PEs and 4 KiB leaves alike.
+ */
+static void __init dvm_st_exec(struct io_pgtable_ops *ops)
+{
+	u64 iova = 19ULL << 30;
+	size_t mapped = 0;
+
+	DVM_ST(!ops->map_pages(ops, iova, iova, SZ_2M, 1, IOMMU_READ,
+			       GFP_KERNEL, &mapped));
+	DVM_ST(!ops->map_pages(ops, iova + SZ_2M, iova + SZ_2M, SZ_2M, 1,
+			       IOMMU_READ | IOMMU_NOEXEC, GFP_KERNEL, &mapped));
+	DVM_ST(!ops->map_pages(ops, iova + SZ_4M, SZ_1M, SZ_4K, 1, IOMMU_READ,
+			       GFP_KERNEL, &mapped));
+	DVM_ST(!ops->map_pages(ops, iova + SZ_4M + SZ_4K, SZ_1M, SZ_4K, 1,
+			       IOMMU_READ | IOMMU_WRITE, GFP_KERNEL, &mapped));
+	DVM_ST(dvm_st_allowed(ops, iova + SZ_1M, DVM_ACCESS_EXEC));
+	DVM_ST(dvm_st_allowed(ops, iova + SZ_1M, DVM_ACCESS_READ));
+	DVM_ST(!dvm_st_allowed(ops, iova + SZ_1M, DVM_ACCESS_WRITE));
+	DVM_ST(!dvm_st_allowed(ops, iova + SZ_2M, DVM_ACCESS_EXEC));
+	DVM_ST(dvm_st_allowed(ops, iova + SZ_2M, DVM_ACCESS_READ));
+	DVM_ST(dvm_st_allowed(ops, iova + SZ_4M, DVM_ACCESS_EXEC));
+	DVM_ST(!dvm_st_allowed(ops, iova + SZ_4M + SZ_4K, DVM_ACCESS_EXEC));
+	DVM_ST(dvm_st_allowed(ops, iova + SZ_4M + SZ_4K, DVM_ACCESS_WRITE));
+	DVM_ST(ops->unmap_pages(ops, iova, SZ_4K, 1024 + 2, NULL) ==
+	       SZ_4M + SZ_8K);
 	DVM_ST(dvm_st_tables(ops) == 1);
 }
 
@@ -721,6 +803,8 @@ static int __init dvm_io_pgtable_selftest(void)
 	dvm_st_empty(ops);
 	dvm_st_sizes(ops);
 	dvm_st_translate(ops);
+	dvm_st_large_translate(ops);
+	dvm_st_exec(ops);
 	dvm_st_partial(ops);
 	dvm_st_perm(ops);
 	dvm_st_root(ops, &cfg);

@@ -161,7 +161,7 @@ static int dvm_dav(struct dvm_eng *e, u64 va, enum dvm_access a, u64 *pa,
 			goto refused;
 		st->faults++;
 		mutex_unlock(&ctx->lock);
-		ret = dvm_mirror_fault(ctx, va, a == DVM_ACCESS_WRITE);
+		ret = dvm_mirror_fault(ctx, va, a);
 		mutex_lock(&ctx->lock);
 		if (ret == -EINTR || ret == -ENOMEM)
 			return ret;
@@ -224,6 +224,33 @@ int dvm_eng_read(struct dvm_eng *e, u64 va, void *buf, u32 len)
 }
 
 /**
+ * dvm_eng_fetch() - a job's instruction fetch of @len bytes at @va
+ * @e: the job
+ * @va: process address, in a page the device may execute (code 11)
+ * @buf: where the bytes go
+ * @len: bytes, within one page
+ *
+ * Validated before the read (no preload): as a device loading code.
+ * Return: as dvm_eng_read().
+ */
+int dvm_eng_fetch(struct dvm_eng *e, u64 va, void *buf, u32 len)
+{
+	u64 pa;
+	int ret;
+
+	if (!dvm_one_page(va, len))
+		return -EINVAL;
+	ret = dvm_dav(e, va, DVM_ACCESS_EXEC, &pa, true, 0);
+	if (ret)
+		return ret;
+	if (copy_from_kernel_nofault(buf, phys_to_virt(pa), len))
+		return -EFAULT;
+	e->st->reads++;
+	e->st->bytes_read += len;
+	return dvm_eng_batch(e);
+}
+
+/**
  * dvm_eng_write() - a job's store of @len bytes (within one page) at @va
  * @e: the job
  * @va: process address
@@ -254,7 +281,7 @@ int dvm_eng_write(struct dvm_eng *e, u64 va, const void *buf, u32 len)
  * @e: the job
  * @va: start
  * @len: bytes (0: nothing to check)
- * @write: for stores
+ * @a: the access the job will make
  *
  * Jobs check the ranges they will store to and read from before they move
  * anything, so that a range the process may not access ends the job before
@@ -265,7 +292,7 @@ int dvm_eng_write(struct dvm_eng *e, u64 va, const void *buf, u32 len)
  * Return: 0, -EFAULT (also for a range that wraps or goes beyond user
  * addresses), -EINTR, -ENOMEM.
  */
-int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, bool write)
+int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, enum dvm_access a)
 {
 	u64 p, pa, end;
 	int ret;
@@ -277,11 +304,10 @@ int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, bool write)
 		return -EFAULT;
 	}
 	for (p = va & PAGE_MASK; p < end; p += PAGE_SIZE) {
-		ret = dvm_dav(e, p, write ? DVM_ACCESS_WRITE : DVM_ACCESS_READ,
-			      &pa, false, 0);
+		ret = dvm_dav(e, p, a, &pa, false, 0);
 		if (ret)
 			return ret;
-		/* read or write validated: readable, here at PA == VA */
+		/* any access validated: readable, here at PA == VA */
 		if (pa == p)
 			dvm_runs_add(e, p);
 		ret = dvm_eng_batch(e);

@@ -63,12 +63,13 @@ struct dvm_eng {
 /* mirror.c */
 extern const struct mmu_interval_notifier_ops dvm_mirror_ops;
 int dvm_mirror_bind(struct dvm_accel_ctx *ctx);
-int dvm_mirror_fault(struct dvm_accel_ctx *ctx, u64 va, bool write);
+int dvm_mirror_fault(struct dvm_accel_ctx *ctx, u64 va, enum dvm_access a);
 
 /* dav.c: called with ctx->lock held; may drop and retake it */
 int dvm_eng_read(struct dvm_eng *e, u64 va, void *buf, u32 len);
 int dvm_eng_write(struct dvm_eng *e, u64 va, const void *buf, u32 len);
-int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, bool write);
+int dvm_eng_fetch(struct dvm_eng *e, u64 va, void *buf, u32 len);
+int dvm_eng_check(struct dvm_eng *e, u64 va, u64 len, enum dvm_access a);
 void dvm_eng_wipe(struct dvm_eng *e);
 
 /* jobs.c: called with ctx->lock held */

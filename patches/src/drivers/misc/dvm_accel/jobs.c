@@ -14,21 +14,30 @@
 
 #define DVM_BLOCK	64
 
-static int dvm_job_memcpy(struct dvm_eng *e, struct dvm_accel_job *job)
+/*
+ * memcpy, or with @fetch the source read as instructions: each block is
+ * validated for execute (the paper's code 11) rather than read.
+ */
+static int dvm_job_memcpy(struct dvm_eng *e, struct dvm_accel_job *job,
+			  bool fetch)
 {
 	u64 dst = job->memcpy.dst, src = job->memcpy.src, len = job->memcpy.len;
 	u8 buf[DVM_BLOCK];
 	u64 off = 0, n;
 	int ret;
 
-	ret = dvm_eng_check(e, src, len, false);
+	ret = dvm_eng_check(e, src, len,
+			    fetch ? DVM_ACCESS_EXEC : DVM_ACCESS_READ);
 	if (!ret)
-		ret = dvm_eng_check(e, dst, len, true);
+		ret = dvm_eng_check(e, dst, len, DVM_ACCESS_WRITE);
 	while (!ret && off < len) {
 		n = min_t(u64, DVM_BLOCK, len - off);
 		n = min_t(u64, n, PAGE_SIZE - ((src + off) & ~PAGE_MASK));
 		n = min_t(u64, n, PAGE_SIZE - ((dst + off) & ~PAGE_MASK));
-		ret = dvm_eng_read(e, src + off, buf, n);
+		if (fetch)
+			ret = dvm_eng_fetch(e, src + off, buf, n);
+		else
+			ret = dvm_eng_read(e, src + off, buf, n);
 		if (!ret)
 			ret = dvm_eng_write(e, dst + off, buf, n);
 		off += n;
@@ -46,11 +55,11 @@ static int dvm_job_gs(struct dvm_eng *e, struct dvm_accel_job *job,
 
 	if ((dst | src) & 7 || idx & 3 || n > U32_MAX || nt > U32_MAX)
 		return -EINVAL;
-	ret = dvm_eng_check(e, idx, n * 4, false);
+	ret = dvm_eng_check(e, idx, n * 4, DVM_ACCESS_READ);
 	if (!ret)
-		ret = dvm_eng_check(e, src, (scatter ? n : nt) * 8, false);
+		ret = dvm_eng_check(e, src, (scatter ? n : nt) * 8, DVM_ACCESS_READ);
 	if (!ret)
-		ret = dvm_eng_check(e, dst, (scatter ? nt : n) * 8, true);
+		ret = dvm_eng_check(e, dst, (scatter ? nt : n) * 8, DVM_ACCESS_WRITE);
 	for (i = 0; !ret && i < n; i++) {
 		ret = dvm_eng_read(e, idx + 4 * i, &k, 4);
 		if (ret)
@@ -98,9 +107,9 @@ static int dvm_csr_check(struct dvm_eng *e, const struct dvm_accel_csr *g)
 	if (!g->n || g->n >= U32_MAX || g->m > (U64_MAX >> 3) ||
 	    (g->row & 7) || (g->col & 3))
 		return -EINVAL;
-	ret = dvm_eng_check(e, g->row, (g->n + 1) * 8, false);
+	ret = dvm_eng_check(e, g->row, (g->n + 1) * 8, DVM_ACCESS_READ);
 	if (!ret)
-		ret = dvm_eng_check(e, g->col, g->m * 4, false);
+		ret = dvm_eng_check(e, g->col, g->m * 4, DVM_ACCESS_READ);
 	return ret;
 }
 
@@ -140,9 +149,9 @@ static int dvm_job_bfs(struct dvm_eng *e, struct dvm_accel_job *job)
 		return -EINVAL;
 	ret = dvm_csr_check(e, g);
 	if (!ret)
-		ret = dvm_eng_check(e, level, g->n * 4, true);
+		ret = dvm_eng_check(e, level, g->n * 4, DVM_ACCESS_WRITE);
 	if (!ret)
-		ret = dvm_eng_check(e, queue, g->n * 4, true);
+		ret = dvm_eng_check(e, queue, g->n * 4, DVM_ACCESS_WRITE);
 	for (v = 0; !ret && v < g->n; v++)
 		ret = dvm_eng_write(e, level + 4 * v, &none, 4);
 	lv = 0;
@@ -187,9 +196,9 @@ static int dvm_job_pagerank(struct dvm_eng *e, struct dvm_accel_job *job)
 		return -EINVAL;
 	ret = dvm_csr_check(e, g);
 	if (!ret)
-		ret = dvm_eng_check(e, rank, n * 8, true);
+		ret = dvm_eng_check(e, rank, n * 8, DVM_ACCESS_WRITE);
 	if (!ret)
-		ret = dvm_eng_check(e, next, n * 8, true);
+		ret = dvm_eng_check(e, next, n * 8, DVM_ACCESS_WRITE);
 	base = DVM_PR_ONE * (DVM_PR_DAMP_DEN - DVM_PR_DAMP_NUM) /
 	       DVM_PR_DAMP_DEN / n;
 	r = DVM_PR_ONE / n;
@@ -238,7 +247,9 @@ int dvm_job_run(struct dvm_eng *e, struct dvm_accel_job *job)
 {
 	switch (job->op) {
 	case DVM_ACCEL_MEMCPY:
-		return dvm_job_memcpy(e, job);
+		return dvm_job_memcpy(e, job, false);
+	case DVM_ACCEL_FETCH:
+		return dvm_job_memcpy(e, job, true);
 	case DVM_ACCEL_GATHER:
 		return dvm_job_gs(e, job, false);
 	case DVM_ACCEL_SCATTER:

@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/io-pgtable.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -40,6 +41,37 @@ static void dvm_accel_flush_walk(unsigned long iova, size_t size,
 	dvm_accel_flush_all(cookie);
 }
 
+/*
+ * The AVC's capacity: the paper's 1 KiB (16 blocks of 64 bytes, 4-way) by
+ * default; a power of two from 256 to DVM_AVC_MAX_BYTES.  It may be
+ * changed at run time (/sys/module/dvm_accel/parameters/avc_bytes) and is
+ * read at every open, so each context keeps the size it was opened with.
+ */
+static unsigned int avc_bytes = DVM_AVC_DEFAULT_BYTES;
+
+static int dvm_avc_bytes_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int bytes;
+	int ret;
+
+	ret = kstrtouint(val, 0, &bytes);
+	if (ret)
+		return ret;
+	if (bytes < DVM_AVC_WAYS * DVM_AVC_BLOCK_BYTES ||
+	    bytes > DVM_AVC_MAX_BYTES || !is_power_of_2(bytes))
+		return -EINVAL;
+	WRITE_ONCE(avc_bytes, bytes);
+	return 0;
+}
+
+static const struct kernel_param_ops dvm_avc_bytes_ops = {
+	.set = dvm_avc_bytes_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(avc_bytes, &dvm_avc_bytes_ops, &avc_bytes, 0644);
+MODULE_PARM_DESC(avc_bytes, "AVC capacity in bytes (power of two, 256-8192; default 1024)");
+
 static const struct iommu_flush_ops dvm_accel_flush_ops = {
 	.tlb_flush_all = dvm_accel_flush_all,
 	.tlb_flush_walk = dvm_accel_flush_walk,
@@ -59,7 +91,11 @@ static int dvm_accel_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&ctx->job_lock);
 	mutex_init(&ctx->lock);
-	dvm_avc_init(&ctx->avc);
+	/* checked when set: cannot fail */
+	if (WARN_ON(dvm_avc_init(&ctx->avc, READ_ONCE(avc_bytes)))) {
+		kfree(ctx);
+		return -EINVAL;
+	}
 	ctx->fault_pfns = kvmalloc_array(DVM_MIRROR_CHUNK,
 					 sizeof(*ctx->fault_pfns), GFP_KERNEL);
 	ctx->pgt = alloc_io_pgtable_ops(DVM_IDENTITY, &cfg, ctx);
@@ -208,7 +244,19 @@ static struct miscdevice dvm_accel_dev = {
 	.fops = &dvm_accel_fops,
 };
 
-module_misc_device(dvm_accel_dev);
+static int __init dvm_accel_init(void)
+{
+	pr_info("AVC of %u bytes (%u sets of %u 64-byte blocks)\n", avc_bytes,
+		avc_bytes / (DVM_AVC_WAYS * DVM_AVC_BLOCK_BYTES), DVM_AVC_WAYS);
+	return misc_register(&dvm_accel_dev);
+}
+module_init(dvm_accel_init);
+
+static void __exit dvm_accel_exit(void)
+{
+	misc_deregister(&dvm_accel_dev);
+}
+module_exit(dvm_accel_exit);
 
 MODULE_DESCRIPTION("DVM software accelerator");
 MODULE_LICENSE("GPL");

@@ -6,7 +6,8 @@
  * without faulting) and enters them into the device table: identity-mapped
  * pages (physical address == virtual address) as Permission Entries,
  * others as 4 KiB translations; read-write or read-only as the CPU's page
- * table has them.  An mmu_interval_notifier over the whole user address
+ * table has them, read-execute (the paper's code 11) where a read-only
+ * page lies in an executable VMA.  An mmu_interval_notifier over the whole user address
  * space takes pages out again before the mm changes them: munmap,
  * mprotect, copy-on-write at fork, migration, exit.  Pages the table does
  * not have are faulted in on the device's behalf when a job touches them
@@ -76,9 +77,28 @@ const struct mmu_interval_notifier_ops dvm_mirror_ops = {
 	.invalidate = dvm_mirror_invalidate,
 };
 
-static enum dvm_perm dvm_hmm_perm(unsigned long hpfn)
+/*
+ * A writable page is read-write; a read-only one read-execute when its VMA
+ * is executable.  There is no write-execute code: a page the CPU can write
+ * is not executable by the device until it is write protected again.
+ */
+static enum dvm_perm dvm_hmm_perm(unsigned long hpfn, bool exec)
 {
-	return (hpfn & HMM_PFN_WRITE) ? DVM_PERM_RW : DVM_PERM_RO;
+	if (hpfn & HMM_PFN_WRITE)
+		return DVM_PERM_RW;
+	return exec ? DVM_PERM_RX : DVM_PERM_RO;
+}
+
+static int dvm_perm_prot(enum dvm_perm perm)
+{
+	switch (perm) {
+	case DVM_PERM_RW:
+		return IOMMU_READ | IOMMU_WRITE;
+	case DVM_PERM_RX:
+		return IOMMU_READ;
+	default:
+		return IOMMU_READ | IOMMU_NOEXEC;
+	}
 }
 
 static bool dvm_hmm_valid(unsigned long hpfn)
@@ -86,9 +106,13 @@ static bool dvm_hmm_valid(unsigned long hpfn)
 	return (hpfn & HMM_PFN_VALID) && !(hpfn & HMM_PFN_ERROR);
 }
 
-/* Enter what hmm_range_fault() found into the table; ctx->lock held. */
+/*
+ * Enter what hmm_range_fault() found into the table; ctx->lock held.
+ * @exec: the range lies in an executable VMA.
+ */
 static int dvm_mirror_install(struct dvm_accel_ctx *ctx, u64 start,
-			      const unsigned long *pfns, unsigned long npages)
+			      const unsigned long *pfns, unsigned long npages,
+			      bool exec)
 {
 	struct io_pgtable_ops *ops = ctx->pgt;
 	unsigned long i = 0, j;
@@ -104,12 +128,12 @@ static int dvm_mirror_install(struct dvm_accel_ctx *ctx, u64 start,
 			continue;
 		}
 		pa = page_to_phys(hmm_pfn_to_page(pfns[i]));
-		perm = dvm_hmm_perm(pfns[i]);
+		perm = dvm_hmm_perm(pfns[i], exec);
 		if (pa == va) {
 			/* a run of identity pages of one permission: PEs */
 			for (j = i + 1; j < npages; j++) {
 				if (!dvm_hmm_valid(pfns[j]) ||
-				    dvm_hmm_perm(pfns[j]) != perm ||
+				    dvm_hmm_perm(pfns[j], exec) != perm ||
 				    page_to_phys(hmm_pfn_to_page(pfns[j])) !=
 				    va + (j - i) * PAGE_SIZE)
 					break;
@@ -122,9 +146,7 @@ static int dvm_mirror_install(struct dvm_accel_ctx *ctx, u64 start,
 		if (ops->unmap_pages(ops, va, SZ_4K, 1, NULL))
 			ctx->revoked++;
 		mapped = 0;
-		ret = ops->map_pages(ops, va, pa, SZ_4K, 1,
-				     perm == DVM_PERM_RW ?
-				     IOMMU_READ | IOMMU_WRITE : IOMMU_READ,
+		ret = ops->map_pages(ops, va, pa, SZ_4K, 1, dvm_perm_prot(perm),
 				     GFP_NOWAIT, &mapped);
 		i++;
 	}
@@ -133,8 +155,8 @@ static int dvm_mirror_install(struct dvm_accel_ctx *ctx, u64 start,
 }
 
 /*
- * Mirror [start, end) (at most DVM_MIRROR_CHUNK pages): what is there, and
- * the page at @req (if inside) faulted in as @flags asks.
+ * Mirror [start, end) (at most DVM_MIRROR_CHUNK pages, inside one VMA): what
+ * is there, and the page at @req (if inside) faulted in as @flags asks.
  */
 static int dvm_mirror_range(struct dvm_accel_ctx *ctx, u64 start, u64 end,
 			    unsigned long *pfns, u64 req, unsigned long flags)
@@ -149,6 +171,8 @@ static int dvm_mirror_range(struct dvm_accel_ctx *ctx, u64 start, u64 end,
 	unsigned long timeout = jiffies +
 				msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
 	unsigned long i, npages = (end - start) >> PAGE_SHIFT;
+	struct vm_area_struct *vma;
+	bool exec;
 	int ret;
 
 	for (;;) {
@@ -160,6 +184,8 @@ static int dvm_mirror_range(struct dvm_accel_ctx *ctx, u64 start, u64 end,
 			pfns[i] = start + i * PAGE_SIZE == req ? flags : 0;
 		range.notifier_seq = mmu_interval_read_begin(&ctx->notifier);
 		mmap_read_lock(ctx->mm);
+		vma = vma_lookup(ctx->mm, start);
+		exec = vma && (vma->vm_flags & VM_EXEC);
 		ret = hmm_range_fault(&range);
 		mmap_read_unlock(ctx->mm);
 		if (ret == -EBUSY)
@@ -172,7 +198,7 @@ static int dvm_mirror_range(struct dvm_accel_ctx *ctx, u64 start, u64 end,
 			mutex_unlock(&ctx->lock);
 			continue;
 		}
-		ret = dvm_mirror_install(ctx, start, pfns, npages);
+		ret = dvm_mirror_install(ctx, start, pfns, npages, exec);
 		mutex_unlock(&ctx->lock);
 		return ret;
 	}
@@ -182,7 +208,8 @@ static int dvm_mirror_range(struct dvm_accel_ctx *ctx, u64 start, u64 end,
  * dvm_mirror_fault() - resolve a device fault on @va
  * @ctx: the bound context, ctx->lock not held, ctx->job_lock held
  * @va: the address a job touched
- * @write: the access is a store
+ * @a: the access: a store faults the page in writable; an instruction
+ *     fetch needs an executable VMA
  *
  * The page is faulted in as the access needs it; the other pages the
  * process has in the same 2 MiB (within the VMA) are mirrored with it, so
@@ -191,7 +218,7 @@ static int dvm_mirror_range(struct dvm_accel_ctx *ctx, u64 start, u64 end,
  * Return: 0 when the page is now in the table, -EFAULT when the process
  * has no such page or does not allow the access, -EINTR, -ENOMEM.
  */
-int dvm_mirror_fault(struct dvm_accel_ctx *ctx, u64 va, bool write)
+int dvm_mirror_fault(struct dvm_accel_ctx *ctx, u64 va, enum dvm_access a)
 {
 	struct mm_struct *mm = ctx->mm;
 	struct vm_area_struct *vma;
@@ -202,6 +229,8 @@ int dvm_mirror_fault(struct dvm_accel_ctx *ctx, u64 va, bool write)
 		return -EFAULT;
 	mmap_read_lock(mm);
 	vma = vma_lookup(mm, va);
+	if (vma && a == DVM_ACCESS_EXEC && !(vma->vm_flags & VM_EXEC))
+		vma = NULL;
 	if (vma) {
 		start = max_t(u64, vma->vm_start, ALIGN_DOWN(page, SZ_2M));
 		end = min_t(u64, vma->vm_end, ALIGN_DOWN(page, SZ_2M) + SZ_2M);
@@ -210,7 +239,8 @@ int dvm_mirror_fault(struct dvm_accel_ctx *ctx, u64 va, bool write)
 	if (vma)
 		ret = dvm_mirror_range(ctx, start, end, ctx->fault_pfns, page,
 				       HMM_PFN_REQ_FAULT |
-				       (write ? HMM_PFN_REQ_WRITE : 0));
+				       (a == DVM_ACCESS_WRITE ?
+					HMM_PFN_REQ_WRITE : 0));
 	mmput(mm);
 	return ret == -EINTR || ret == -ENOMEM ? ret : ret ? -EFAULT : 0;
 }
