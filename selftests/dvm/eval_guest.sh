@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Not a scenario (no vm: line): the guest part of `make dvm-eval`
+# (tools/dvm-eval/run boots the patched kernel with it).  Runs
+# dvm_accel graph over the scales in $1 at the AVC's default size, then
+# over those in $2 at 8 KiB, changing avc_bytes at run time; then
+# dvm_mix's identity success rate under its moderate and tight memory
+# mixes.  Every job's raw counters are in the "# raw:" lines.
+. /selftests/lib.sh
+
+param=/sys/module/dvm_accel/parameters/avc_bytes
+tap_plan 5
+check "the accelerator's AVC defaults to the paper's 1 KiB ($(cat $param 2>&1))" \
+	"test \"\$(cat $param)\" = 1024"
+diag "raw: avc_bytes=1024"
+# shellcheck disable=SC2086
+dvm_accel graph $1 > /tmp/g1 2>&1
+r1=$?
+sed -n 's/^# raw: /# raw: /p; s/^# scale/# scale/p' /tmp/g1
+check "dvm_accel graph $1 at 1 KiB: exit $r1, $(grep -c '^ok' /tmp/g1) ok, $(grep -c '^not ok' /tmp/g1) not ok" \
+	"test $r1 = 0 && ! grep -q '^not ok' /tmp/g1 && grep -q '^ok' /tmp/g1"
+check "avc_bytes set to 8192 at run time" "echo 8192 > $param && test \"\$(cat $param)\" = 8192"
+diag "raw: avc_bytes=8192"
+# shellcheck disable=SC2086
+dvm_accel graph $2 > /tmp/g2 2>&1
+r2=$?
+sed -n 's/^# raw: /# raw: /p; s/^# scale/# scale/p' /tmp/g2
+check "dvm_accel graph $2 at 8 KiB: exit $r2, $(grep -c '^ok' /tmp/g2) ok, $(grep -c '^not ok' /tmp/g2) not ok" \
+	"test $r2 = 0 && ! grep -q '^not ok' /tmp/g2 && grep -q '^ok' /tmp/g2"
+# identity coverage: the share of mappings identity mapped in dvm_mix's
+# two mixes (its allocation cost test runs too: not reported here)
+dvm_mix > /tmp/mix 2>&1
+rm=$?
+sed -n 's/.*dvm_mix \([a-z]*\): identity success rate [0-9.]* % (\([0-9]*\) of \([0-9]*\) mappings >= 2 MiB; fallback nocontig \([0-9]*\), vabusy \([0-9]*\), populate \([0-9]*\); \([0-9]*\) above 4 MiB).*/# raw: mix variant=\1 identity=\2 maps=\3 nocontig=\4 vabusy=\5 populate=\6 above4m=\7/p' /tmp/mix
+check "dvm_mix: exit $rm, identity success rates $(sed -n 's/.*identity success rate \([0-9.]*\) %.*/\1 %/p' /tmp/mix | tr '\n' ' ')" \
+	"test $rm = 0 && test \$(grep -c 'identity success rate' /tmp/mix) = 2"

@@ -1,0 +1,31 @@
+# dvm-eval: the DVM paper's tables (page-table bytes, AVC, TLB, overhead)
+# from a model of the device side that runs the accelerator's own table
+# and AVC code on the host.  `make dvm-eval` writes
+# runs/dvm-<timestamp>/results.json and regenerates the tables in
+# Documentation/dvm.rst from it (tools/dvm-eval/dvm-tables); `make unit`
+# runs a smoke of it (tools/dvm-eval/smoke.sh: the results file's shape).
+DVM_EVAL_SRC := tools/dvm-eval/dvm_eval.c kernel/common/dvm_pe.c \
+	kernel/common/dvm_avc.c kernel/common/dvm_graph.c
+DVM_EVAL_H := kernel/common/dvm_pe.h kernel/common/dvm_avc.h \
+	kernel/common/dvm_graph.h kernel/common/mp_types.h
+
+USERSPACE += $(B)/dvm-eval/dvm_eval
+UNIT_TESTS += $(B)/unit/test_dvm_eval
+
+$(B)/dvm-eval/dvm_eval: $(DVM_EVAL_SRC) $(DVM_EVAL_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)
+
+$(B)/unit/test_dvm_eval: tools/dvm-eval/smoke.sh $(B)/dvm-eval/dvm_eval \
+		tools/dvm-eval/dvm-tables
+	@mkdir -p $(@D)
+	sed 's|@ROOT@|$(CURDIR)|; s|@BIN@|$(B)/dvm-eval/dvm_eval|' $< > $@.tmp
+	chmod 0755 $@.tmp
+	mv $@.tmp $@
+
+# the guest part's programs (an image of its own holds just these)
+DVM_EVAL_GUEST_BINS := $(B)/selftests/dvm/dvm_accel $(B)/selftests/dvm/dvm_mix
+
+.PHONY: dvm-eval
+dvm-eval: $(B)/dvm-eval/dvm_eval $(DVM_EVAL_GUEST_BINS)
+	@DVM_EVAL_GUEST_BINS="$(DVM_EVAL_GUEST_BINS)" tools/dvm-eval/run $(B)/dvm-eval/dvm_eval
