@@ -5,8 +5,12 @@
 #                          memory (MP-L) and on an mmap of remote pool memory
 #                          (MP-R): the memory and remote parts, results in
 #                          runs/soak/
+# `make unit` (so `make check`) runs bench/run_smoke.sh: bench/run on the
+# memory part, 2 rounds of tiny sizes, and results.json checked well formed.
 SOAK_SECONDS ?= 600
 .PHONY: bench bench-transport soak
+UNIT_TESTS	+= bench/run_smoke.sh
+bench/run_smoke.sh: all
 bench: all
 	@scripts/deps bench
 	@bench/run

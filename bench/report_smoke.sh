@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/report on made-up bench/run output (make unit): ratios computed from
-# the RESULT lines, missing parts shown as skipped, a failed part fails the
-# report. Prints TAP.
+# bench/report on made-up bench/run output (make unit): samples of every
+# round kept, medians and p99 from them, ratios of medians, goals met /
+# NOT met / not measured, the per-frame cost computed or "not available",
+# the RST tables and their splice into a document, --check catching a
+# malformed results.json, a failed part failing the report. Prints TAP.
 here=$(cd "$(dirname "$0")" && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -12,21 +14,51 @@ t() {
 	n=$((n + 1))
 	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi
 }
-mkdir -p "$d/memory/host0" "$d/online/host0" "$d/jumbo/host0"
-printf '# RESULT mem_sys_latency 100\n# RESULT mem_mpl_latency 150\nok 1\n' > "$d/memory/host0/tap.log"
-printf '# RESULT online_mpctl_online_ms_per_gib 300\n# RESULT online_daxctl_online_ms_per_gib 400\n' > "$d/online/host0/tap.log"
-printf '# RESULT jumbo_mpe_wlat_p50_us 300\n# RESULT jumbo_rxe_slat_rtt_p50_us 200\n' > "$d/jumbo/host0/tap.log"
-echo passed > "$d/jumbo.status"
-echo passed > "$d/memory.status"
-echo passed > "$d/online.status"
-echo "1..7"
+# jq-less field access: py EXPR (r is results.json)
+py() { python3 -c "import json,sys; r = json.load(open('$d/results.json')); sys.exit(not ($1))"; }
+mkdir -p "$d/memory/host0" "$d/transport/host0" "$d/jumbo/host0" "$d/block/host0"
+# three rounds: medians 150/100 (latency), p99 = the largest
+{
+	printf '# RESULT mem_sys_latency %s\n' 100 90 110
+	printf '# RESULT mem_mpl_latency %s\n' 150 140 400
+} > "$d/memory/host0/tap.log"
+{
+	printf '# RESULT mpe_lat_p50_us %s\n' 100 120 110
+	printf '# RESULT rxe_lat_p50_us %s\n' 300 200 250
+	printf '# RESULT mpe_read_MiBps %s\n' 10 12
+	printf '# RESULT rxe_read_MiBps %s\n' 8 8
+	printf '# RESULT mpe_dp_read_%s\n' 'frames_tx 100' 'frames_rx 900' 'ms 500' \
+		'copied_bytes 3000' 'payload_bytes 1000'
+	printf '# INFO mpe_datapath /sys/class/misc/mp_eth/datapath\n'
+	printf '# RESULT mpe_sweep_%s_p50_us 200\n# RESULT rxe_sweep_%s_p50_us 400\n' 64 64 1024 1024
+} > "$d/transport/host0/tap.log"
+printf '# INFO jumbo_mpe_datapath absent\n# RESULT jumbo_mpe_lat_p50_us 5\nok 1\n' > "$d/jumbo/host0/tap.log"
+printf '# RESULT blk_mpb_randread_iops 10\n# RESULT blk_nbd_randread_iops 2\n# RESULT blk_mpb_seqread_MiBps \n' \
+	> "$d/block/host0/tap.log"
+for p in memory transport jumbo block; do echo passed > "$d/$p.status"; done
+printf 'commit=abc123\ndirty=0\nrounds=3\ndate=2026-12-05 09:00 UTC\n' > "$d/run.meta"
+echo "1..13"
 t "report passes on passed parts" "python3 '$here/report' '$d' > '$d/out'"
-t "MP-L/system latency ratio 1.50" "grep -q 'MP-L / system memory: idle latency .* 150 .* 100 .* 1.50' '$d/out'"
-t "mpctl/daxctl online ratio 0.75" "grep -q 'online time per GiB .* 0.75' '$d/out'"
-t "MTU 9000 write vs send round trip ratio 1.50 (jumbo_ keys)" \
-	"grep -q 'MTU 9000: 64 B write vs send round trip p50 .* 300 .* 200 .* 1.50' '$d/out' && grep -q 'Soft-RoCE: 64 B write vs send round trip p50 .*skipped' '$d/out'"
-t "an absent measure is skipped" "grep -q 'triad bandwidth .*skipped' '$d/out'"
-t "results.json and results.md written" \
-	"python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(r[\"results\"][\"mem_mpl_latency\"] != 150)' '$d/results.json' && grep -q '^| memory | passed |' '$d/results.md'"
-echo failed > "$d/online.status"
+t "every sample kept, in round order" "py 'r[\"samples\"][\"mem_mpl_latency\"] == [150, 140, 400]'"
+t "median 150 and p99 400 of MP-L latency; ratio of medians 1.50" \
+	"py 'r[\"stats\"][\"mem_mpl_latency\"][\"median\"] == 150 and r[\"stats\"][\"mem_mpl_latency\"][\"p99\"] == 400' && grep -q 'MP-L / system memory: idle latency .* 150 .* 100 .* 1.50' '$d/out'"
+t "P1 p50 goal: 110/250 = 0.44 <= 0.5 met" "grep -q '^P1 .*p50.* 0.44 <= 0.5 *met$' '$d/out'"
+t "P2 read MTU 1500: 11/8 = 1.38 NOT met; MTU 9000 not measured" \
+	"grep -q '^P2 .*read bandwidth.*MTU 1500 .* 1.38 >= 2.0 *NOT met$' '$d/out' && grep -q '^P2 .*read bandwidth.*MTU 9000 .* not measured$' '$d/out'"
+t "P3 random read 5.00 met; an empty RESULT is no sample: sequential not measured" \
+	"grep -q '^P3 .*random read.* 5.00 >= 3.0 *met$' '$d/out' && grep -q '^P3 .*sequential read.*not measured$' '$d/out' && py '\"blk_mpb_seqread_MiBps\" not in r[\"samples\"]'"
+t "per-frame cost: 2000 frames/s, 3.00 bytes copied per payload byte; MTU 9000 not available" \
+	"grep -q 'per-frame: 8 MiB read, MTU 1500: 2000 frames/s, 3.00 bytes copied' '$d/out' && grep -q 'per-frame: 8 MiB read, MTU 9000: not available (absent)' '$d/out'"
+t "results.json well formed (--check), with the run's provenance" \
+	"python3 '$here/report' --check '$d/results.json' --rounds 1 && py 'r[\"run\"][\"commit\"] == \"abc123\" and r[\"run\"][\"rounds\"] == 3'"
+t "--check: an empty sample array and a wrong median are caught" \
+	"python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); r[\"samples\"][\"x\"] = []; r[\"stats\"][\"mem_sys_latency\"][\"median\"] = 1; json.dump(r, open(sys.argv[2], \"w\"))' '$d/results.json' '$d/bad.json' && python3 '$here/report' --check '$d/bad.json' 2>&1 | grep -q 'x: empty sample array' && python3 '$here/report' --check '$d/bad.json' 2>&1 | grep -q 'mem_sys_latency: median does not match' && ! python3 '$here/report' --check '$d/bad.json' 2> /dev/null"
+t "--rst names the run and the commit, lists goals with their status" \
+	"python3 '$here/report' --rst '$d/results.json' > '$d/rst' && grep -q 'commit \`\`abc123\`\`' '$d/rst' && grep -q '^P1  .*<= 0.5  *met' '$d/rst'"
+t "the sweep's table in --rst (64 and 1024 B, ratio 0.50); 3 hosts listed as not measured" \
+	"grep -q '^1024  *200  *400  *0.50$' '$d/rst' && grep -q '^64  *200  *400  *0.50$' '$d/rst' && grep -q '2 vs 3 hosts (plot: hosts.png): not measured' '$d/rst'"
+printf 'Title\n=====\n\nprose\n\n.. BEGIN bench/report --rst (generated: do not edit by hand)\nold table\n.. END bench/report --rst\n\ntail\n' > "$d/doc.rst"
+t "--update-doc replaces only the marked block" \
+	"python3 '$here/report' --update-doc '$d/doc.rst' '$d/results.json' && ! grep -q 'old table' '$d/doc.rst' && grep -q '^prose$' '$d/doc.rst' && grep -q '^tail$' '$d/doc.rst' && grep -q 'commit \`\`abc123\`\`' '$d/doc.rst'"
+echo failed > "$d/block.status"
 t "a failed part fails the report" "! python3 '$here/report' '$d' > /dev/null"

@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the guest sides of `make bench` (bench/run): results go out as
-# "# RESULT key value" TAP comments that bench/report collects. They are
-# gathered in a file (a check's output goes to the console, not the TAP
-# stream) and printed by bench_emit at the end of a script.
+# "# RESULT key value" TAP comments that bench/report collects, one line
+# per round and measure (bench/report keeps every line as a sample), and
+# facts as "# INFO key text". They are gathered in a file (a check's
+# output goes to the console, not the TAP stream) and printed by
+# bench_emit at the end of a script.
 
 BENCH_SECONDS=${BENCH_SECONDS:-2}
 BENCH_SIZE=${BENCH_SIZE:-64M}
 BENCH_THREADS=${BENCH_THREADS:-2}
+# rounds of each comparison, ours and the peer alternating (bench/run)
+BENCH_ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=$(seq 1 "$BENCH_ROUNDS")
 
 BENCH_RESULTS=/tmp/bench.results
 : > $BENCH_RESULTS
 res() { echo "# RESULT $1 $2" >> $BENCH_RESULTS; }
+info() { echo "# INFO $1 $2" >> $BENCH_RESULTS; }
 bench_emit() { cat $BENCH_RESULTS; }
 
 # mpb_results PREFIX FILE: "target test value unit" lines of mpbench -> RESULTs
@@ -36,6 +42,15 @@ ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 # bench_devs_up: devices of the pool that are up, as this host sees them
 bench_devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; }
 
+# bench_poll_tcp: TCP peers (NBD) poll as mp_eth does: BENCH_POLL_US
+# microseconds of socket busy polling, or none when it is unset (mp_eth's
+# default then too); stated in the results
+bench_poll_tcp() {
+	echo "${BENCH_POLL_US:-0}" > /proc/sys/net/core/busy_read &&
+	echo "${BENCH_POLL_US:-0}" > /proc/sys/net/core/busy_poll &&
+	info polling "mp_eth poll_us=${BENCH_POLL_US:-default}, TCP net.core.busy_read/busy_poll=${BENCH_POLL_US:-0}"
+}
+
 # bench_pool: cmm_mp + mp_eth with discovery on eth0, wait for a formed
 # pool of every host (a slow host may first form a pool alone and join
 # later: wait for all of them), then a barrier so every host starts
@@ -43,7 +58,8 @@ bench_devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; 
 bench_pool() {
 	modprobe virtio_pci 2>/dev/null
 	modprobe virtio_net && ip link set eth0 up &&
-	load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 &&
+	load_cmm_mp && insmod /lib/modules/cmm-mp/mp_eth.ko netdev=eth0 \
+		${BENCH_POLL_US:+poll_us=$BENCH_POLL_US} && bench_poll_tcp &&
 	wait_until 180 "test \"\$(cat /sys/class/cmm_mp/mp0/pool_state)\" = runtime && test \$(bench_devs_up) = $MP_HOSTS" &&
 	barrier 1 180
 }

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What bench/report compares: the ratios (ours / peer, each the ratio of
+the two medians over the rounds), the goals of issue 24 and the
+per-frame cost of mp_eth's data path."""
+
+MIXES = [("read", "read"), ("3to1", "3:1"), ("2to1", "2:1"),
+         ("1to1", "1:1"), ("triad", "triad")]
+
+
+def _transport(title, kp):
+    return [(title + label, kp + num, kp + den, "Table IV") for label, num, den in (
+        ("64 B read latency p50", "mpe_lat_p50_us", "rxe_lat_p50_us"),
+        ("64 B read latency p99", "mpe_lat_p99_us", "rxe_lat_p99_us"),
+        ("64 B write round trip p50", "mpe_wlat_p50_us", "rxe_wlat_rtt_p50_us"),
+        ("64 B write vs send round trip p50", "mpe_wlat_p50_us", "rxe_slat_rtt_p50_us"),
+        ("8 MiB read bandwidth", "mpe_read_MiBps", "rxe_read_MiBps"),
+        ("8 MiB write bandwidth", "mpe_write_MiBps", "rxe_write_MiBps"),
+        ("8 MiB write vs send bandwidth", "mpe_write_MiBps", "rxe_send_MiBps"))]
+
+
+# (label, numerator key, denominator key, what the paper compares)
+RATIOS = [
+    ("MP-L / system memory: idle latency", "mem_mpl_latency", "mem_sys_latency", "Table II"),
+] + [
+    ("MP-L / system memory: %s bandwidth" % m, "mem_mpl_" + k, "mem_sys_" + k, "Table III")
+    for k, m in MIXES
+] + [
+    ("MP-R mmap / system memory: idle latency", "remote_mmap_latency", "mem_sys_latency", "Table II"),
+    ("MP-R pread / system memory: idle latency", "remote_pio_latency", "mem_sys_latency", "Table II"),
+    ("MP-R mmap / system memory: read bandwidth", "remote_mmap_read", "mem_sys_read", "Table III"),
+    ("MP-R pread / system memory: read bandwidth", "remote_pio_read", "mem_sys_read", "Table III"),
+    ("/dev/mps 4 KiB fault p50 / Soft-RoCE 4 KiB read p50", "remote_fault_p50_us", "rxe_lat4k_p50_us", "new"),
+    ("/dev/mps 4 KiB fault p99 / Soft-RoCE 4 KiB read p99", "remote_fault_p99_us", "rxe_lat4k_p99_us", "new"),
+] + _transport("ours / Soft-RoCE: ", "") + _transport("ours / Soft-RoCE, MTU 9000: ", "jumbo_") + [
+    ("/dev/mpb / NBD: 4 KiB random read IOPS", "blk_mpb_randread_iops", "blk_nbd_randread_iops", "block"),
+    ("/dev/mpb / NBD: 4 KiB random write IOPS", "blk_mpb_randwrite_iops", "blk_nbd_randwrite_iops", "block"),
+    ("/dev/mpb / NBD: 1 MiB sequential read", "blk_mpb_seqread_MiBps", "blk_nbd_seqread_MiBps", "block"),
+    ("/dev/mpb / NBD: 1 MiB sequential write", "blk_mpb_seqwrite_MiBps", "blk_nbd_seqwrite_MiBps", "block"),
+    ("far memory: swap on mpb / on NBD: completion time", "far_mpb_s", "far_nbd_s", "new"),
+    ("3 hosts: 8 MiB read from 2 peers at once, ours / Soft-RoCE",
+     "hosts3_mpe_read_2peer_MiBps", "hosts3_rxe_read_2peer_MiBps", "hosts"),
+    ("3 hosts: 8 MiB read from 1 peer, ours / Soft-RoCE",
+     "hosts3_mpe_read_1peer_MiBps", "hosts3_rxe_read_1peer_MiBps", "hosts"),
+    ("mp_eth: aggregate read from 2 peers / from 1 peer",
+     "hosts3_mpe_read_2peer_MiBps", "hosts3_mpe_read_1peer_MiBps", "hosts"),
+    ("Soft-RoCE: aggregate read from 2 peers / from 1 peer",
+     "hosts3_rxe_read_2peer_MiBps", "hosts3_rxe_read_1peer_MiBps", "hosts"),
+    ("mpctl / daxctl: online time per GiB", "online_mpctl_online_ms_per_gib", "online_daxctl_online_ms_per_gib", "online"),
+    ("mpctl / daxctl: offline time per GiB", "online_mpctl_offline_ms_per_gib", "online_daxctl_offline_ms_per_gib", "online"),
+] + [
+    ("redis MP-L / system: %s ops/s, %s B" % (op.upper(), sz), "redis_mpl_%s_%s" % (op, sz),
+     "redis_sys_%s_%s" % (op, sz), "Fig. 22")
+    for sz in (64, 1024, 4096) for op in ("set", "get")
+] + [
+    ("redis MP-L / system: %s p50 latency, %s B" % (op.upper(), sz), "redis_mpl_%s_%s_p50_ms" % (op, sz),
+     "redis_sys_%s_%s_p50_ms" % (op, sz), "Fig. 22")
+    for sz in (64, 1024, 4096) for op in ("set", "get")
+] + [
+    ("redis swap on mpb / on NBD: %s ops/s" % op.upper(), "redis_swapmpb_%s_1024" % op,
+     "redis_swapnbd_%s_1024" % op, "Fig. 23")
+    for op in ("set", "get")
+] + [
+    ("redis swap on mpb / on NBD: %s %s latency" % (op.upper(), p), "redis_swapmpb_%s_1024_%s_ms" % (op, p),
+     "redis_swapnbd_%s_1024_%s_ms" % (op, p), "Fig. 23")
+    for op in ("set", "get") for p in ("p50", "p99")
+]
+
+# (goal, label, numerator key, denominator key, "<=" or ">=", target):
+# issue 24's "Must show", each a ratio of medians of one run
+GOALS = [
+    ("P1", "64 B read p50, ours / Soft-RoCE ib_read_lat, MTU 1500",
+     "mpe_lat_p50_us", "rxe_lat_p50_us", "<=", 0.5),
+    ("P1", "64 B read p99, ours / Soft-RoCE ib_read_lat, MTU 1500",
+     "mpe_lat_p99_us", "rxe_lat_p99_us", "<=", 1.0),
+] + [
+    ("P2", "8 MiB %s bandwidth, ours / Soft-RoCE, MTU %s" % (d, mtu),
+     kp + "mpe_%s_MiBps" % d, kp + "rxe_%s_MiBps" % d, ">=", 2.0)
+    for mtu, kp in ((1500, ""), (9000, "jumbo_")) for d in ("read", "write")
+] + [
+    ("P3", "fio 4 KiB random read IOPS, /dev/mpb / NBD",
+     "blk_mpb_randread_iops", "blk_nbd_randread_iops", ">=", 3.0),
+    ("P3", "fio 4 KiB random write IOPS, /dev/mpb / NBD",
+     "blk_mpb_randwrite_iops", "blk_nbd_randwrite_iops", ">=", 3.0),
+    ("P3", "fio 1 MiB sequential read, /dev/mpb / NBD",
+     "blk_mpb_seqread_MiBps", "blk_nbd_seqread_MiBps", ">=", 1.0),
+    ("P3", "fio 1 MiB sequential write, /dev/mpb / NBD",
+     "blk_mpb_seqwrite_MiBps", "blk_nbd_seqwrite_MiBps", ">=", 1.0),
+    ("far", "working set 2x memory.max, swap on /dev/mpb / on NBD: time",
+     "far_mpb_s", "far_nbd_s", "<=", 0.5),
+]
+
+# mp_eth's data-path counters (/sys/class/misc/mp_eth/datapath/), read by
+# the transport parts around each of our rounds: PREFIX + "dp_" + RUN +
+# "_" + {frames_tx, frames_rx, copied_bytes, payload_bytes, ms}
+DATAPATH_RUNS = [("8 MiB read", "mpe_dp_read"), ("8 MiB write", "mpe_dp_write"),
+                 ("64 B read", "mpe_dp_lat")]
+DATAPATH_PREFIXES = [("MTU 1500", ""), ("MTU 9000", "jumbo_")]
+
+# what the run has not measured at all (shown as such in the tables)
+NOT_MEASURED = [
+    ("request-size sweep 64 B .. 8 MiB (plot)", "mpe_sweep_"),
+    ("2 vs 3 hosts (plot: hosts.png)", "hosts3_"),
+]
