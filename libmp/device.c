@@ -3,10 +3,13 @@
  * libmp devices: one struct mp_device per CMM_MP_CMD_DEV_GET message,
  * the device iterator, lookup and getters.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <netlink/attr.h>
 #include <linux/cmm_mp.h>
 
@@ -26,6 +29,8 @@ static int mp_device_parse(struct nlattr **tb, struct mp_device *d)
 
 	memset(d, 0, sizeof(*d));
 	d->node = CMM_MP_NONE;
+	d->adist = CMM_MP_NONE;
+	d->dram_adist = CMM_MP_NONE;
 	rc = mp_nla_u32(tb, CMM_MP_A_DEV_ID, &d->id);
 	if (rc)
 		return -EPROTO;
@@ -68,6 +73,13 @@ static int mp_device_parse(struct nlattr **tb, struct mp_device *d)
 					   &d->pool_state));
 	if (!rc)
 		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_POOL_GEN, &d->gen));
+	/* memory tiering: kernels before it say nothing */
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_DEV_ADISTANCE,
+					   &d->adist));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_DRAM_ADISTANCE,
+					   &d->dram_adist));
 	if (!rc && tb[CMM_MP_A_DEV_MAC]) {
 		if (nla_len(tb[CMM_MP_A_DEV_MAC]) != (int)sizeof(d->mac))
 			return -EPROTO;
@@ -283,4 +295,80 @@ MP_EXPORT const char *mp_pool_state_name(enum mp_pool_state state)
 	case MP_POOL_CONFLICT:	return "conflict";
 	}
 	return "unknown";
+}
+
+MP_EXPORT int mp_device_get_abstract_distance(struct mp_device *dev)
+{
+	return !dev || dev->adist == CMM_MP_NONE ? -1 : (int)dev->adist;
+}
+
+MP_EXPORT int mp_device_get_dram_abstract_distance(struct mp_device *dev)
+{
+	return !dev || dev->dram_adist == CMM_MP_NONE ? -1 :
+							 (int)dev->dram_adist;
+}
+
+/* Does the node list @list ("0", "0-2,5") hold @node? */
+static bool mp_nodelist_has(const char *list, int node)
+{
+	const char *p = list;
+
+	while (*p >= '0' && *p <= '9') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (node >= lo && node <= hi)
+			return true;
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+MP_EXPORT int mp_get_node_memory_tier(struct mp_ctx *ctx, int node)
+{
+	char path[4096], list[256];
+	struct dirent *de;
+	int tier = -ENOENT;
+	DIR *dir;
+
+	if (!ctx || node < 0)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/devices/virtual/memory_tiering",
+		 mp_sysfs_root());
+	dir = opendir(path);
+	if (!dir)
+		return mp_set_error(ctx, -errno, "cannot read %s", path);
+	while ((de = readdir(dir))) {
+		unsigned int id;
+		ssize_t n;
+		int fd;
+
+		if (sscanf(de->d_name, "memory_tier%u", &id) != 1)
+			continue;
+		if (snprintf(path, sizeof(path),
+			     "%s/devices/virtual/memory_tiering/%s/nodelist",
+			     mp_sysfs_root(), de->d_name) >= (int)sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, list, sizeof(list) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		list[n] = '\0';
+		if (mp_nodelist_has(list, node)) {
+			tier = (int)id;
+			break;
+		}
+	}
+	closedir(dir);
+	if (tier < 0)
+		return mp_set_error(ctx, tier, "node %d is in no memory tier",
+				    node);
+	return tier;
 }

@@ -49,6 +49,8 @@ struct mp_device {
 	bool local;
 	uint32_t pool_state;	/* enum mp_pool_state */
 	uint32_t gen;
+	uint32_t adist;		/* CMM_MP_NONE when the kernel did not say */
+	uint32_t dram_adist;
 };
 
 /* What one SEG_* message says about a segment. */
@@ -76,6 +78,10 @@ struct mp_segment {
 	bool present;
 	bool seen;
 	struct mp_seg_info info;
+	/* what the last online found (auto-online policy); kept by refreshes */
+	uint32_t auto_onlined;
+	uint32_t reonlined;
+	uint32_t auto_zone;	/* enum mp_zone */
 };
 
 /*
@@ -167,8 +173,21 @@ uint32_t mp_peer_id_of(const void *obj);
 /* memblock.c */
 const char *mp_sysfs_root(void);
 int mp_memblock_get_state(uint32_t nr, char *buf, size_t len);
-int mp_memblock_online(uint32_t nr, bool movable);
+/* What onlining found: blocks the kernel onlined itself, and their zone. */
+struct mp_online_report {
+	uint32_t auto_onlined;	/* blocks found online already */
+	enum mp_zone auto_zone;	/* the zone they were in */
+	uint32_t reonlined;	/* of those, moved to the zone asked for */
+};
+
+enum mp_zone mp_memblock_get_zone(uint32_t nr);
+int mp_memblock_online(uint32_t nr, bool movable, bool keep,
+		       struct mp_online_report *r);
 int mp_memblock_online_range(uint32_t first, uint32_t count, bool movable,
+			     bool keep, struct mp_online_report *r,
 			     uint32_t *failed);
+int mp_memblock_offline(uint32_t nr);
+bool mp_memblock_is_online(uint32_t nr);
+int mp_auto_online_policy(char *buf, size_t len);
 
 #endif /* _LIBMP_PRIVATE_H */

@@ -22,6 +22,7 @@
 #define _LIBMP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -107,6 +108,26 @@ enum mp_err_origin {
 #define MP_ONLINE_NO_MOVABLE	0x1UL
 /* mp_segment_online_as() flag: sharing mode (dax, blk); LIBMP_1.3. */
 #define MP_ONLINE_SHARED	0x2UL
+/*
+ * mp_segment_online() flag, LIBMP_1.4: blocks the kernel onlined itself
+ * (its auto-online policy) keep the zone it gave them, instead of being
+ * onlined again in the zone asked for.
+ */
+#define MP_ONLINE_KEEP_ZONE	0x4UL
+
+/**
+ * enum mp_zone - the zone memory blocks are in (LIBMP_1.4)
+ * @MP_ZONE_UNKNOWN: none (not online), or it cannot be read
+ * @MP_ZONE_MOVABLE: ZONE_MOVABLE
+ * @MP_ZONE_KERNEL: a kernel zone (ZONE_NORMAL)
+ * @MP_ZONE_MIXED: some blocks in each
+ */
+enum mp_zone {
+	MP_ZONE_UNKNOWN = 0,
+	MP_ZONE_MOVABLE = 1,
+	MP_ZONE_KERNEL = 2,
+	MP_ZONE_MIXED = 3,
+};
 
 struct mp_ctx;
 struct mp_device;
@@ -551,6 +572,92 @@ uint32_t mp_segment_get_memblock_online(struct mp_segment *seg);
  * Return: the count at the last refresh.
  */
 uint32_t mp_segment_get_memblock_movable(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_auto_onlined() - blocks the kernel had onlined itself
+ * @seg: segment
+ *
+ * Since LIBMP_1.4. How many of its memory blocks were online already when
+ * the last mp_segment_online() on this object came to online them: the
+ * kernel's auto-online policy (mp_get_auto_online_policy()) did it.
+ *
+ * Return: the count, 0 when none (or not onlined through this object).
+ */
+uint32_t mp_segment_get_auto_onlined(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_auto_zone() - the zone the kernel had onlined them to
+ * @seg: segment
+ *
+ * Since LIBMP_1.4. Return: the zone of the blocks counted by
+ * mp_segment_get_auto_onlined(), MP_ZONE_UNKNOWN when there were none.
+ */
+enum mp_zone mp_segment_get_auto_zone(struct mp_segment *seg);
+
+/**
+ * mp_segment_get_reonlined() - blocks moved to the zone asked for
+ * @seg: segment
+ *
+ * Since LIBMP_1.4. Of the blocks the kernel had onlined itself, how many
+ * the last mp_segment_online() offlined and onlined again in the zone it
+ * was asked for (none with MP_ONLINE_KEEP_ZONE).
+ *
+ * Return: the count.
+ */
+uint32_t mp_segment_get_reonlined(struct mp_segment *seg);
+
+/**
+ * mp_zone_name() - "movable", "normal", "mixed" or NULL (LIBMP_1.4)
+ * @zone: a zone
+ */
+const char *mp_zone_name(enum mp_zone zone);
+
+/**
+ * mp_device_get_abstract_distance() - the memory tier's abstract distance
+ * @dev: the local device
+ *
+ * Since LIBMP_1.4. The abstract distance the kernel module gave the
+ * memory type of the device's node (larger: slower, a lower tier).
+ *
+ * Return: the distance, or -1 when the kernel did not say (a remote
+ * device, an older module).
+ */
+int mp_device_get_abstract_distance(struct mp_device *dev);
+
+/**
+ * mp_device_get_dram_abstract_distance() - DRAM's, for comparison
+ * @dev: the local device
+ *
+ * Since LIBMP_1.4. Return: the kernel's abstract distance of DRAM
+ * (MEMTIER_ADISTANCE_DRAM), or -1 when the kernel did not say.
+ */
+int mp_device_get_dram_abstract_distance(struct mp_device *dev);
+
+/**
+ * mp_get_node_memory_tier() - the memory tier a NUMA node is in
+ * @ctx: context (for the error detail)
+ * @node: NUMA node
+ *
+ * Since LIBMP_1.4. Reads /sys/devices/virtual/memory_tiering/memory_tierN/
+ * nodelist; N is the tier's id, larger for slower memory.
+ *
+ * Return: N, or a negative errno (-ENOENT: in no tier; the node has no
+ * memory yet, or the kernel has no memory tiering).
+ */
+int mp_get_node_memory_tier(struct mp_ctx *ctx, int node);
+
+/**
+ * mp_get_auto_online_policy() - how the kernel onlines hot-added memory
+ * @ctx: context (for the error detail)
+ * @buf: receives "offline", "online", "online_kernel" or "online_movable"
+ * @len: size of @buf
+ *
+ * Since LIBMP_1.4. Reads /sys/devices/system/memory/auto_online_blocks,
+ * which memhp_default_state= sets at boot.
+ *
+ * Return: 0 or a negative errno (-ENOENT: no memory hotplug).
+ */
+int mp_get_auto_online_policy(struct mp_ctx *ctx, char *buf, size_t len);
 
 /**
  * mp_segment_is_online() - is the segment System RAM on this host?

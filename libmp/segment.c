@@ -406,11 +406,15 @@ static int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
 				unsigned long flags)
 {
 	struct mp_ctx *ctx = seg->ctx;
+	struct mp_online_report r;
 	uint32_t failed = 0;
 	bool movable;
 	int rc;
 
 	movable = !(flags & MP_ONLINE_NO_MOVABLE);
+	seg->auto_onlined = 0;
+	seg->reonlined = 0;
+	seg->auto_zone = MP_ZONE_UNKNOWN;
 	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_ONLINE, mode);
 	if (rc)
 		return rc;
@@ -433,12 +437,24 @@ static int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
 		return mp_segment_rollback(seg, -EPROTO);
 	}
 
+	/*
+	 * The kernel's auto-online policy may have onlined the blocks
+	 * during the hot-add, in a zone of its choosing: each block ends in
+	 * the zone asked for (or, with MP_ONLINE_KEEP_ZONE, stays where it
+	 * is), or the whole segment goes back offline.
+	 */
 	rc = mp_memblock_online_range(seg->info.memblk_first,
 				      seg->info.memblk_count, movable,
+				      flags & MP_ONLINE_KEEP_ZONE, &r,
 				      &failed);
+	seg->auto_onlined = r.auto_onlined;
+	seg->reonlined = r.reonlined;
+	seg->auto_zone = r.auto_zone;
 	if (rc) {
-		mp_set_error(ctx, rc, "memory block %u refused %s", failed,
-			     movable ? "online_movable" : "online_kernel");
+		mp_set_error(ctx, rc, "memory block %u refused %s%s", failed,
+			     movable ? "online_movable" : "online_kernel",
+			     r.auto_onlined ?
+			     " (after the kernel's auto-online)" : "");
 		rc = mp_segment_rollback(seg, rc);
 		mp_set_error_origin(ctx, MP_ERR_MEMBLOCK);
 		return rc;
@@ -460,7 +476,7 @@ MP_EXPORT int mp_segment_online(struct mp_segment *seg, unsigned long flags)
 	if (!seg)
 		return -EINVAL;
 	mp_clear_error(seg->ctx);
-	if (flags & ~MP_ONLINE_NO_MOVABLE)
+	if (flags & ~(MP_ONLINE_NO_MOVABLE | MP_ONLINE_KEEP_ZONE))
 		return mp_set_error(seg->ctx, -EINVAL, "unknown flags %#lx",
 				    flags);
 	return mp_segment_do_online(seg, NULL, flags);
@@ -474,7 +490,8 @@ MP_EXPORT int mp_segment_online_as(struct mp_segment *seg,
 	if (!seg)
 		return -EINVAL;
 	mp_clear_error(seg->ctx);
-	if (flags & ~(MP_ONLINE_NO_MOVABLE | MP_ONLINE_SHARED))
+	if (flags & ~(MP_ONLINE_NO_MOVABLE | MP_ONLINE_SHARED |
+		      MP_ONLINE_KEEP_ZONE))
 		return mp_set_error(seg->ctx, -EINVAL, "unknown flags %#lx",
 				    flags);
 	if (mode != MP_SEG_MODE_RAM && mode != MP_SEG_MODE_DAX &&
@@ -484,18 +501,137 @@ MP_EXPORT int mp_segment_online_as(struct mp_segment *seg,
 	if (mode == MP_SEG_MODE_RAM && (flags & MP_ONLINE_SHARED))
 		return mp_set_error(seg->ctx, -EINVAL,
 				    "sharing mode needs dax or blk, not System RAM");
-	if (mode != MP_SEG_MODE_RAM && (flags & MP_ONLINE_NO_MOVABLE))
+	if (mode != MP_SEG_MODE_RAM &&
+	    (flags & (MP_ONLINE_NO_MOVABLE | MP_ONLINE_KEEP_ZONE)))
 		return mp_set_error(seg->ctx, -EINVAL,
-				    "no-movable is for System RAM only");
+				    "no-movable and keep-zone are for System RAM only");
 	if (flags & MP_ONLINE_SHARED)
 		m |= MP_NL_MODE_SHARED;
 	return mp_segment_do_online(seg, &m, flags);
 }
 
+/* Online block @nr again in @zone, after the probe below offlined it. */
+static int mp_memblock_restore(uint32_t nr, enum mp_zone zone)
+{
+	struct mp_online_report r;
+
+	return mp_memblock_online(nr, zone != MP_ZONE_KERNEL, true, &r);
+}
+
+/*
+ * The kernel refused to offline the segment (-EBUSY): find which memory
+ * block holds on, the way daxctl does, by offlining the blocks one by
+ * one through sysfs. If every block goes, the kernel is asked again (it
+ * then only removes them). Otherwise the blocks offlined here are onlined
+ * again in their zone, and the error names the block, its zone and why.
+ */
+static int mp_segment_offline_blocks(struct mp_segment *seg, int err)
+{
+	uint32_t first = seg->info.memblk_first, n = seg->info.memblk_count;
+	struct mp_ctx *ctx = seg->ctx;
+	uint8_t *zones;
+	uint32_t i, bad = 0, nr_bad = 0;
+	enum mp_zone bad_zone = MP_ZONE_UNKNOWN;
+	int rc = 0;
+
+	if (!n || first + n - 1 < first)
+		return err;
+	zones = calloc(n, sizeof(*zones));	/* 0: not offlined here */
+	if (!zones)
+		return err;
+	for (i = 0; i < n; i++) {
+		enum mp_zone z;
+
+		if (!mp_memblock_is_online(first + i))
+			continue;
+		z = mp_memblock_get_zone(first + i);
+		rc = mp_memblock_offline(first + i);
+		if (rc) {
+			if (!nr_bad++) {
+				bad = first + i;
+				bad_zone = z;
+				err = rc;
+			}
+			continue;	/* name every block that holds on */
+		}
+		zones[i] = (uint8_t)(z ? z : MP_ZONE_MOVABLE);
+	}
+	if (!nr_bad) {
+		rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_OFFLINE, NULL);
+		if (!rc) {
+			free(zones);
+			return 0;
+		}
+		err = rc;
+	}
+	for (i = 0; i < n; i++)
+		if (zones[i] && mp_memblock_restore(first + i, zones[i]))
+			nr_bad = nr_bad ? nr_bad : 1;	/* reported below */
+	free(zones);
+	if (!nr_bad)
+		return err;	/* the kernel's own message stands */
+	mp_set_error(ctx, err,
+		     "offline refused: memory block %u%s (%s) cannot go offline: %s%s; segment left online",
+		     bad, nr_bad > 1 ? " and others" : "",
+		     bad_zone == MP_ZONE_KERNEL ? "ZONE_NORMAL" :
+		     bad_zone == MP_ZONE_MOVABLE ? "ZONE_MOVABLE" : "zone unknown",
+		     bad_zone == MP_ZONE_KERNEL ?
+		     "unmovable kernel allocations (page tables, slab) in the kernel zone" :
+		     "pages that cannot migrate (pinned, or no free memory elsewhere)",
+		     err == -EBUSY ? "" : " (interrupted or timed out)");
+	mp_set_error_origin(ctx, MP_ERR_MEMBLOCK);
+	return err;
+}
+
 MP_EXPORT int mp_segment_offline(struct mp_segment *seg)
 {
+	int rc;
+
 	if (!seg)
 		return -EINVAL;
 	mp_clear_error(seg->ctx);
-	return mp_segment_cmd(seg, CMM_MP_CMD_SEG_OFFLINE, NULL);
+	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_OFFLINE, NULL);
+	if (rc == -EBUSY && seg->info.state == CMM_MP_SEG_ONLINE_RAM &&
+	    seg->info.mode == CMM_MP_SEG_MODE_RAM && !seg->info.devnode[0])
+		rc = mp_segment_offline_blocks(seg, rc);
+	return rc;
+}
+
+MP_EXPORT uint32_t mp_segment_get_auto_onlined(struct mp_segment *seg)
+{
+	return seg ? seg->auto_onlined : 0;
+}
+
+MP_EXPORT enum mp_zone mp_segment_get_auto_zone(struct mp_segment *seg)
+{
+	return seg ? (enum mp_zone)seg->auto_zone : MP_ZONE_UNKNOWN;
+}
+
+MP_EXPORT uint32_t mp_segment_get_reonlined(struct mp_segment *seg)
+{
+	return seg ? seg->reonlined : 0;
+}
+
+MP_EXPORT const char *mp_zone_name(enum mp_zone zone)
+{
+	switch (zone) {
+	case MP_ZONE_MOVABLE:	return "movable";
+	case MP_ZONE_KERNEL:	return "normal";
+	case MP_ZONE_MIXED:	return "mixed";
+	default:		return NULL;
+	}
+}
+
+MP_EXPORT int mp_get_auto_online_policy(struct mp_ctx *ctx, char *buf,
+					size_t len)
+{
+	int rc;
+
+	if (!ctx || !buf)
+		return -EINVAL;
+	rc = mp_auto_online_policy(buf, len);
+	if (rc)
+		return mp_set_error(ctx, rc, "cannot read %s/%s", mp_sysfs_root(),
+				    "devices/system/memory/auto_online_blocks");
+	return 0;
 }

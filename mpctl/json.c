@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "args.h"
 #include "mpctl.h"
@@ -90,14 +91,9 @@ static struct json_object *mpctl_json_idset(uint32_t set)
 	return a;
 }
 
-/**
- * mpctl_seg_json() - a segment as a JSON object
- * @seg: the segment
- * @flags: MPCTL_HUMAN, MPCTL_VERBOSE
- *
- * Return: a new object, or NULL without memory.
- */
-struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
+/* Format 1, as it was: kept for scripts that pin it with --format=1. */
+static struct json_object *seg_json_v1(struct mp_segment *seg,
+				       unsigned int flags)
 {
 	struct json_object *o = json_object_new_object();
 	struct mp_device *dev = mp_segment_get_device(seg);
@@ -169,14 +165,8 @@ struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
 	return o;
 }
 
-/**
- * mpctl_dev_json() - a device as a JSON object
- * @dev: the device
- * @flags: MPCTL_HUMAN, MPCTL_VERBOSE
- *
- * Return: a new object, or NULL without memory.
- */
-struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
+static struct json_object *dev_json_v1(struct mp_device *dev,
+				       unsigned int flags)
 {
 	struct json_object *o = json_object_new_object();
 	int node = mp_device_get_numa_node(dev);
@@ -232,6 +222,243 @@ struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
 		return NULL;
 	}
 	return o;
+}
+
+/* The device name of a segment, by id when its device is not listed. */
+static struct json_object *seg_dev_name(struct mp_segment *seg)
+{
+	struct mp_device *dev = mp_segment_get_device(seg);
+	char name[32];
+
+	if (dev)
+		return json_object_new_string(mp_device_get_name(dev));
+	snprintf(name, sizeof(name), "mp%u", mp_segment_get_device_id(seg));
+	return json_object_new_string(name);
+}
+
+/*
+ * Format 2: daxctl's names where the meaning is the same (target_node,
+ * mode, movable, online_memblocks, total_memblocks), the memory block
+ * counters by default for System RAM, what the kernel's auto-online
+ * policy did.
+ */
+static struct json_object *seg_json_v2(struct mp_segment *seg,
+				       unsigned int flags)
+{
+	struct json_object *o = json_object_new_object();
+	struct mp_device *dev = mp_segment_get_device(seg);
+	uint32_t owner = mp_segment_get_owner(seg);
+	int node = mp_segment_get_numa_node(seg);
+	uint32_t online = mp_segment_get_memblock_online(seg);
+	uint32_t movable = mp_segment_get_memblock_movable(seg);
+	bool ram = mp_segment_get_state(seg) == MP_SEG_ONLINE_RAM &&
+		   !mp_segment_get_devnode(seg);
+	bool local = !dev || mp_device_is_local(dev);
+	const char *zone = mpctl_seg_zone(seg);
+	bool ok = true;
+
+	if (!o)
+		return NULL;
+	add(o, "segment", json_object_new_int64(mp_segment_get_id(seg)), &ok);
+	add(o, "device", seg_dev_name(seg), &ok);
+	add(o, "state", j_str(mp_seg_state_name(mp_segment_get_state(seg))),
+	    &ok);
+	add(o, "size", mpctl_json_size(mp_segment_get_size(seg), flags), &ok);
+	if (local && mp_segment_get_phys(seg))
+		add(o, "phys", mpctl_json_addr(mp_segment_get_phys(seg), flags), &ok);
+	if (node >= 0)
+		add(o, "target_node", json_object_new_int(node), &ok);
+	if (owner == MP_GONE)
+		add(o, "owner_lost", json_object_new_boolean(true), &ok);
+	else if (owner != MP_NONE)
+		add(o, "owner", json_object_new_int64(owner), &ok);
+	if (mp_segment_get_sharers(seg))
+		add(o, "sharers", mpctl_json_idset(mp_segment_get_sharers(seg)),
+		    &ok);
+	/* how it is used on this host: always with -v */
+	if (ram || mp_segment_get_devnode(seg) || (flags & MPCTL_VERBOSE))
+		add(o, "mode", j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
+		    &ok);
+	if (mp_segment_get_devnode(seg)) {
+		add(o, "devnode", j_str(mp_segment_get_devnode(seg)), &ok);
+		if (mp_segment_is_shared(seg))
+			add(o, "shared", json_object_new_boolean(true), &ok);
+	}
+	if (ram) {
+		if (zone)
+			add(o, "zone", j_str(zone), &ok);
+		add(o, "movable",
+		    json_object_new_boolean(online && movable == online), &ok);
+		add(o, "online_memblocks", j_u32(online), &ok);
+		add(o, "total_memblocks",
+		    j_u32(mp_segment_get_memblock_count(seg)), &ok);
+	}
+	if (mp_segment_get_auto_onlined(seg)) {
+		/* online's answer: what the kernel's auto-online did first */
+		const char *az = mp_zone_name(mp_segment_get_auto_zone(seg));
+
+		add(o, "auto_onlined_memblocks",
+		    j_u32(mp_segment_get_auto_onlined(seg)), &ok);
+		add(o, "auto_online_zone", j_str(az ? az : "unknown"), &ok);
+		add(o, "reonlined_memblocks",
+		    j_u32(mp_segment_get_reonlined(seg)), &ok);
+	}
+	if (flags & MPCTL_VERBOSE) {
+		add(o, "device_id",
+		    json_object_new_int64(mp_segment_get_device_id(seg)), &ok);
+		add(o, "nha", mpctl_json_addr(mp_segment_get_nha(seg), flags), &ok);
+		if (local) {
+			add(o, "memblock_first",
+			    j_u32(mp_segment_get_memblock_first(seg)), &ok);
+			add(o, "movable_memblocks", j_u32(movable), &ok);
+			if (!ram) {
+				add(o, "online_memblocks", j_u32(online), &ok);
+				add(o, "total_memblocks",
+				    j_u32(mp_segment_get_memblock_count(seg)),
+				    &ok);
+			}
+		}
+	}
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The tier of the first node with CPUs: where DRAM is. */
+static int dram_tier(struct mp_ctx *ctx)
+{
+	const char *root = getenv("MP_SYSFS_ROOT");
+	char path[4096];
+	int node = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/has_cpu",
+		 root && root[0] ? root : "/sys");
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &node) != 1)
+		node = -1;
+	fclose(f);
+	return node < 0 ? -1 : mp_get_node_memory_tier(ctx, node);
+}
+
+/*
+ * The memory tiers: the device's node and DRAM's, each with its abstract
+ * distance (what the kernel demotes along). Left out where unknown.
+ */
+static void dev_tiers(struct json_object *o, struct mp_device *dev,
+		      bool *ok)
+{
+	struct mp_ctx *ctx = mp_device_get_ctx(dev);
+	int node = mp_device_get_numa_node(dev);
+	int adist = mp_device_get_abstract_distance(dev);
+	int dadist = mp_device_get_dram_abstract_distance(dev);
+	int tier = node >= 0 ? mp_get_node_memory_tier(ctx, node) : -1;
+	int dtier = dram_tier(ctx);
+
+	if (tier >= 0)
+		add(o, "memory_tier", json_object_new_int(tier), ok);
+	if (adist >= 0)
+		add(o, "abstract_distance", json_object_new_int(adist), ok);
+	if (dtier >= 0)
+		add(o, "dram_memory_tier", json_object_new_int(dtier), ok);
+	if (dadist >= 0)
+		add(o, "dram_abstract_distance", json_object_new_int(dadist),
+		    ok);
+}
+
+static struct json_object *dev_json_v2(struct mp_device *dev,
+				       unsigned int flags)
+{
+	struct json_object *o = json_object_new_object();
+	int node = mp_device_get_numa_node(dev);
+	const uint8_t *mac = mp_device_get_mac(dev);
+	bool local = mp_device_is_local(dev);
+	struct mp_segment *seg;
+	uint32_t online = 0;
+	char macs[18], policy[32];
+	bool ok = true;
+
+	if (!o)
+		return NULL;
+	add(o, "device", json_object_new_string(mp_device_get_name(dev)), &ok);
+	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), &ok);
+	add(o, "chip_id", mpctl_json_addr(mp_device_get_chip_id(dev), flags), &ok);
+	if (mac) {
+		snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+		add(o, "mac", json_object_new_string(macs), &ok);
+	}
+	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))),
+	    &ok);
+	add(o, "size", mpctl_json_size(mp_device_get_size(dev), flags), &ok);
+	if (local && mp_device_get_phys(dev))
+		add(o, "phys", mpctl_json_addr(mp_device_get_phys(dev), flags), &ok);
+	add(o, "segment_size", mpctl_json_size(mp_device_get_seg_size(dev), flags),
+	    &ok);
+	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
+	    &ok);
+	if (node >= 0)
+		add(o, "target_node", json_object_new_int(node), &ok);
+	if (local) {
+		dev_tiers(o, dev, &ok);
+		if (!mp_get_auto_online_policy(mp_device_get_ctx(dev), policy,
+					       sizeof(policy)))
+			add(o, "auto_online", j_str(policy), &ok);
+	}
+	if (flags & MPCTL_VERBOSE) {
+		add(o, "first_segment",
+		    json_object_new_int64(mp_device_get_first_segment(dev)), &ok);
+		add(o, "nha", mpctl_json_addr(mp_device_get_nha(dev), flags), &ok);
+		add(o, "local", json_object_new_boolean(local), &ok);
+		add(o, "pool_state",
+		    j_str(mp_pool_state_name(mp_device_get_pool_state(dev))),
+		    &ok);
+		add(o, "generation",
+		    json_object_new_int64(mp_device_get_generation(dev)), &ok);
+		if (local) {
+			mp_device_segment_foreach(dev, seg)
+				online += mp_segment_is_online(seg);
+			add(o, "segments_online", json_object_new_int64(online),
+			    &ok);
+			add(o, "block_size",
+			    mpctl_json_size(mp_device_get_block_size(dev), flags), &ok);
+		}
+	}
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/**
+ * mpctl_seg_json() - a segment as a JSON object, in mpctl_format
+ * @seg: the segment
+ * @flags: MPCTL_HUMAN, MPCTL_VERBOSE
+ *
+ * Return: a new object, or NULL without memory.
+ */
+struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags)
+{
+	return mpctl_format == 1 ? seg_json_v1(seg, flags) :
+				   seg_json_v2(seg, flags);
+}
+
+/**
+ * mpctl_dev_json() - a device as a JSON object, in mpctl_format
+ * @dev: the device
+ * @flags: MPCTL_HUMAN, MPCTL_VERBOSE
+ *
+ * Return: a new object, or NULL without memory.
+ */
+struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags)
+{
+	return mpctl_format == 1 ? dev_json_v1(dev, flags) :
+				   dev_json_v2(dev, flags);
 }
 
 /**

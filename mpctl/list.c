@@ -133,8 +133,8 @@ static int check_segments(struct list_args *a, struct mp_ctx *ctx)
 		if (mp_segment_get_by_id(ctx, a->segs.ids[i]))
 			continue;
 		snprintf(what, sizeof(what), "segment %u", a->segs.ids[i]);
-		return mpctl_fail("list", what, "no such segment: %s",
-				  strerror(ENOENT));
+		return mpctl_fail_code(MPCTL_EXIT_NOENT, "list", what,
+				       "no such segment: %s", strerror(ENOENT));
 	}
 	return MPCTL_EXIT_OK;
 }
@@ -200,8 +200,8 @@ int cmd_list(struct mp_ctx *ctx, int argc, char **argv)
 		only = find_device(ctx, a.dev);
 		if (!only) {
 			snprintf(what, sizeof(what), "device %s", a.dev);
-			rc = mpctl_fail("list", what, "no such device: %s",
-					strerror(ENODEV));
+			rc = mpctl_fail_code(MPCTL_EXIT_NOENT, "list", what,
+					     "no such device: %s", strerror(ENODEV));
 			goto out;
 		}
 	}

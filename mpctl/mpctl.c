@@ -8,7 +8,8 @@
  *
  * Results go to stdout as JSON. Every failure prints exactly one line,
  * "mpctl: <command>: <what>: <reason>", on stderr and exits non-zero
- * (1: the operation failed, 2: the command line was wrong).
+ * (1: the operation failed, 2: the command line was wrong, 3-6: the
+ * failure classes of enum in mpctl.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "mpctl.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -24,6 +26,8 @@
 #ifndef MPCTL_VERSION
 #define MPCTL_VERSION "unknown"
 #endif
+
+unsigned int mpctl_format = MPCTL_FORMAT;
 
 struct mpctl_cmd {
 	const char *name;
@@ -49,7 +53,10 @@ static void mpctl_usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: mpctl [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(f, "usage: mpctl [--version [--json]] [--help] [--format=N] COMMAND [ARGS]\n\n"
+		"  --format=N     print JSON format N (1 or 2, the default), so that a\n"
+		"                 script keeps the keys it was written for\n"
+		"  --version      the version; with --json also the JSON formats\n\n"
 		"commands:\n");
 	for (i = 0; i < ARRAY_SIZE(mpctl_cmds); i++)
 		fprintf(f, "  %-13s %s\n", mpctl_cmds[i].name,
@@ -117,6 +124,52 @@ int mpctl_fail(const char *cmd, const char *what, const char *fmt, ...)
 }
 
 /**
+ * mpctl_fail_code() - report a failed operation of a given class
+ * @code: the exit status, MPCTL_EXIT_*
+ * @cmd: the command
+ * @what: the object concerned, or NULL
+ * @fmt: why
+ *
+ * Return: @code.
+ */
+int mpctl_fail_code(int code, const char *cmd, const char *what,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(cmd, what, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/**
+ * mpctl_exit_of_errno() - the exit status for a failure with @err
+ * @err: negative errno
+ * @kernel: the kernel answered with it (-ENODEV from the kernel is a
+ *	device, not the module)
+ *
+ * Return: an MPCTL_EXIT_* failure class.
+ */
+int mpctl_exit_of_errno(int err, bool kernel)
+{
+	switch (-err) {
+	case ENODEV:
+		return kernel ? MPCTL_EXIT_NOENT : MPCTL_EXIT_NOTLOADED;
+	case EPERM:
+	case EACCES:
+		return MPCTL_EXIT_PERM;
+	case ENOENT:
+		return MPCTL_EXIT_NOENT;
+	case EBUSY:
+	case EALREADY:
+		return MPCTL_EXIT_REFUSED;
+	default:
+		return MPCTL_EXIT_FAIL;
+	}
+}
+
+/**
  * mpctl_fail_ctx() - report a failed libmp call
  * @cmd: the command
  * @what: the object concerned
@@ -134,21 +187,24 @@ int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
 {
 	const char *detail = mp_get_last_error_msg(ctx);
 	bool kernel = mp_get_last_error_origin(ctx) == MP_ERR_KERNEL;
+	int code = mpctl_exit_of_errno(err, kernel);
 
 	if (mp_get_last_error(ctx) != err)
 		detail = "";	/* the record is about something else */
 	if (err == -ENODEV && !kernel)
-		return mpctl_fail(cmd, "cmm_mp", "kernel module not loaded: %s",
-				  strerror(ENODEV));
+		return mpctl_fail_code(code, cmd, "cmm_mp",
+				       "kernel module not loaded: %s",
+				       strerror(ENODEV));
 	if (!reason)
 		reason = detail[0] ? detail : "failed";
 	else if (detail[0] && kernel)
-		return mpctl_fail(cmd, what, "%s: %s (kernel: %s)", reason,
-				  strerror(-err), detail);
+		return mpctl_fail_code(code, cmd, what, "%s: %s (kernel: %s)",
+				       reason, strerror(-err), detail);
 	else if (detail[0])
-		return mpctl_fail(cmd, what, "%s: %s (%s)", reason,
-				  strerror(-err), detail);
-	return mpctl_fail(cmd, what, "%s: %s", reason, strerror(-err));
+		return mpctl_fail_code(code, cmd, what, "%s: %s (%s)", reason,
+				       strerror(-err), detail);
+	return mpctl_fail_code(code, cmd, what, "%s: %s", reason,
+			       strerror(-err));
 }
 
 /**
@@ -190,7 +246,44 @@ int mpctl_getopt_error(const char *cmd, int c, char **argv)
 	return mpctl_usage_error(cmd, "unknown option '%s'", arg);
 }
 
-int main(int argc, char **argv)
+/* --format=N or --format N at argv[1]: how many words it took, or < 0. */
+static int mpctl_parse_format(int argc, char **argv)
+{
+	const char *v = NULL;
+	uint32_t n;
+	int used = 1;
+
+	if (!strncmp(argv[1], "--format=", 9)) {
+		v = argv[1] + 9;
+	} else if (argc > 2) {
+		v = argv[2];
+		used = 2;
+	} else {
+		return mpctl_usage_error("mpctl", "option '--format' needs a value");
+	}
+	if (mpctl_parse_u32(v, &n) || n < MPCTL_FORMAT_MIN || n > MPCTL_FORMAT)
+		return -mpctl_usage_error("mpctl", "--format '%s': JSON formats are %d to %d",
+					  v, MPCTL_FORMAT_MIN, MPCTL_FORMAT);
+	mpctl_format = n;
+	return used;
+}
+
+static int mpctl_version(int argc, char **argv)
+{
+	if (argc == 2) {
+		printf("mpctl %s\n", MPCTL_VERSION);
+		return MPCTL_EXIT_OK;
+	}
+	if (argc == 3 && (!strcmp(argv[2], "--json") || !strcmp(argv[2], "-j"))) {
+		printf("{\"version\":\"%s\",\"format\":%d,\"formats\":[1,2]}\n",
+		       MPCTL_VERSION, MPCTL_FORMAT);
+		return MPCTL_EXIT_OK;
+	}
+	return mpctl_usage_error("mpctl", "--version: unexpected argument '%s'",
+				 argv[2]);
+}
+
+static int mpctl_main(int argc, char **argv)
 {
 	const struct mpctl_cmd *cmd = NULL;
 	char *hargv[4];
@@ -199,12 +292,19 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc;
 
+	if (argc >= 2 && (!strcmp(argv[1], "--format") ||
+			  !strncmp(argv[1], "--format=", 9))) {
+		rc = mpctl_parse_format(argc, argv);
+		if (rc <= 0)
+			return rc ? -rc : MPCTL_EXIT_USAGE;
+		argv[rc] = argv[0];
+		argv += rc;
+		argc -= rc;
+	}
 	if (argc < 2)
 		return mpctl_usage_error("mpctl", "missing command");
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("mpctl %s\n", MPCTL_VERSION);
-		return MPCTL_EXIT_OK;
-	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return mpctl_version(argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    (!strcmp(argv[1], "help") && argc == 2)) {
 		mpctl_usage(stdout);
@@ -251,5 +351,15 @@ int main(int argc, char **argv)
 			cmd->name, strerror(errno));
 		return MPCTL_EXIT_FAIL;
 	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = mpctl_main(argc, argv);
+
+	/* format 1 knew only 0, 1 and 2 */
+	if (mpctl_format < 2 && rc > MPCTL_EXIT_USAGE)
+		rc = MPCTL_EXIT_FAIL;
 	return rc;
 }

@@ -8,12 +8,31 @@
 
 #include "libmp.h"
 
-/* Exit status: documented in Documentation/mpctl.rst. */
+/*
+ * Exit status: documented in Documentation/mpctl.rst. 3 and up came
+ * with JSON format 2; --format=1 folds them into 1.
+ */
 enum {
 	MPCTL_EXIT_OK = 0,
-	MPCTL_EXIT_FAIL = 1,	/* the operation failed */
+	MPCTL_EXIT_FAIL = 1,	/* the operation failed (any other reason) */
 	MPCTL_EXIT_USAGE = 2,	/* bad command line */
+	MPCTL_EXIT_NOTLOADED = 3,	/* the cmm_mp module is not loaded */
+	MPCTL_EXIT_PERM = 4,	/* needs privilege (root) */
+	MPCTL_EXIT_NOENT = 5,	/* no such segment, device or peer */
+	MPCTL_EXIT_REFUSED = 6,	/* refused in the present state: busy,
+				 * already so, held by another host,
+				 * unmovable pages
+				 */
 };
+
+/*
+ * The JSON format: the key names and shapes of every object mpctl prints
+ * (Documentation/mpctl.rst, "JSON format"). Bumped on any change that
+ * can break a script; keys may be added within a format.
+ */
+#define MPCTL_FORMAT_MIN	1
+#define MPCTL_FORMAT		2
+extern unsigned int mpctl_format;	/* --format, else MPCTL_FORMAT */
 
 #define BIT(n)		(1U << (n))
 #define __mpctl_attr(x)	__attribute__((x))
@@ -28,6 +47,10 @@ __printf(2, 3)
 int mpctl_usage_error(const char *cmd, const char *fmt, ...);
 __printf(3, 4)
 int mpctl_fail(const char *cmd, const char *what, const char *fmt, ...);
+__printf(4, 5)
+int mpctl_fail_code(int code, const char *cmd, const char *what,
+		    const char *fmt, ...);
+int mpctl_exit_of_errno(int err, bool kernel);
 int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
 		   int err, const char *reason);
 int mpctl_load(const char *cmd, struct mp_ctx *ctx);

@@ -14,7 +14,7 @@
 #include "mpctl.h"
 
 static const char online_usage[] =
-"usage: mpctl online SEGS [--as ram|dax|blk] [--shared] [--no-movable] [-u] [-v]\n"
+"usage: mpctl online SEGS [--as ram|dax|blk] [--shared] [--no-movable] [--keep-zone] [-u] [-v]\n"
 "\n"
 "Online segments, in the order given, and print them (JSON). SEGS is\n"
 "0 | 0,2 | 1-3 | all (every offline segment); several SEGS arguments add\n"
@@ -28,6 +28,9 @@ static const char online_usage[] =
 "                       segment at once (Documentation/pool.rst)\n"
 "  -N, --no-movable     online to the kernel zone (ZONE_NORMAL) instead of\n"
 "                       ZONE_MOVABLE; such memory may not go offline again\n"
+"  -k, --keep-zone      blocks the kernel onlined itself (its auto-online\n"
+"                       policy) keep the zone it chose; by default they are\n"
+"                       onlined again in the zone asked for\n"
 "  -u, --human          sizes and addresses as human-readable strings\n"
 "  -v, --verbose        every attribute\n"
 "  -h, --help           this text\n";
@@ -47,6 +50,7 @@ static const struct option online_opts[] = {
 	{ "as", required_argument, NULL, 'a' },
 	{ "shared", no_argument, NULL, 's' },
 	{ "no-movable", no_argument, NULL, 'N' },
+	{ "keep-zone", no_argument, NULL, 'k' },
 	{ "human", no_argument, NULL, 'u' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -245,8 +249,9 @@ static int collect(struct seg_args *a, struct mp_ctx *ctx,
 			free(v);
 			snprintf(what, sizeof(what), "segment %u",
 				 a->list.ids[n]);
-			return mpctl_fail(a->cmd, what, "no such segment: %s",
-					  strerror(ENOENT));
+			return mpctl_fail_code(MPCTL_EXIT_NOENT, a->cmd, what,
+					       "no such segment: %s",
+					       strerror(ENOENT));
 		}
 	}
 	*out = v;
@@ -264,7 +269,7 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, a->online ? ":a:sNuvh" : ":uvh",
+	while ((c = getopt_long(argc, argv, a->online ? ":a:sNkuvh" : ":uvh",
 				online_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -286,6 +291,11 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 			if (!a->online)
 				goto bad_opt;
 			a->flags |= MP_ONLINE_NO_MOVABLE;
+			break;
+		case 'k':
+			if (!a->online)
+				goto bad_opt;
+			a->flags |= MP_ONLINE_KEEP_ZONE;
 			break;
 		case 'u':
 			a->jflags |= MPCTL_HUMAN;
@@ -317,6 +327,11 @@ static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
 	if ((a->flags & MP_ONLINE_NO_MOVABLE) && a->as &&
 	    a->mode != MPCTL_MODE_RAM) {
 		rc = mpctl_usage_error(a->cmd, "--no-movable is for --as ram only");
+		goto out;
+	}
+	if ((a->flags & MP_ONLINE_KEEP_ZONE) && a->as &&
+	    a->mode != MPCTL_MODE_RAM) {
+		rc = mpctl_usage_error(a->cmd, "--keep-zone is for --as ram only");
 		goto out;
 	}
 	rc = parse_args(a, argc - optind, argv + optind);

@@ -111,8 +111,8 @@ int cmd_stats(struct mp_ctx *ctx, int argc, char **argv)
 	}
 	if (only && !json_object_array_length(arr)) {
 		json_object_put(arr);
-		return mpctl_fail("stats", "peer", "no such peer %u: %s", id,
-				  strerror(ENOENT));
+		return mpctl_fail_code(MPCTL_EXIT_NOENT, "stats", "peer",
+				       "no such peer %u: %s", id, strerror(ENOENT));
 	}
 	if (mpctl_print_json(arr, true))
 		return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));

@@ -6,6 +6,7 @@
 
 #include <linux/delay.h>
 #include <linux/memory.h>
+#include <linux/memory-tiers.h>
 #include <linux/mp_eth.h>
 #include <net/genetlink.h>
 
@@ -43,6 +44,8 @@ static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_SEG_SHARED]	= NLA_POLICY_MAX(NLA_U32, 1),
 	[CMM_MP_A_SEG_SHARERS]	= { .type = NLA_REJECT },
 	[CMM_MP_A_SEG_DEVNODE]	= { .type = NLA_REJECT },
+	[CMM_MP_A_DEV_ADISTANCE] = { .type = NLA_REJECT },
+	[CMM_MP_A_DRAM_ADISTANCE] = { .type = NLA_REJECT },
 };
 
 static struct genl_family mp_nl_family;
@@ -122,6 +125,19 @@ static bool mp_nl_show_phys(void)
 	return capable(CAP_SYS_ADMIN);
 }
 
+/*
+ * The memory tier of the device's node, as abstract distances: its own
+ * (slower than DRAM: a lower tier, dev.c) and DRAM's, for comparison.
+ */
+static int mp_nl_put_tier(struct sk_buff *skb, struct mp_dev *d)
+{
+	if (!d->mtype)
+		return 0;
+	return nla_put_u32(skb, CMM_MP_A_DEV_ADISTANCE,
+			   (u32)d->mtype->adistance) ||
+	       nla_put_u32(skb, CMM_MP_A_DRAM_ADISTANCE, MEMTIER_ADISTANCE_DRAM);
+}
+
 static int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
 			  u32 seq, int flags)
 {
@@ -143,7 +159,8 @@ static int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
 	    nla_put_u32(skb, CMM_MP_A_NODE,
 			d->nid < 0 ? CMM_MP_NONE : (u32)d->nid) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_BLOCK_SIZE, d->geo.block_size,
-			      CMM_MP_A_PAD)) {
+			      CMM_MP_A_PAD) ||
+	    mp_nl_put_tier(skb, d)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -26,7 +26,8 @@
  *                             -ERRNO and extended ack MSG; seg_dump fails
  *                             after the first segment (error in NLMSG_DONE)
  *   FAKE_CMM_MP_BADBLOCK=N    memory block N refuses to go online
- *   FAKE_CMM_MP_AUTOONLINE=1  hot-added blocks come up online already
+ *   FAKE_CMM_MP_AUTOONLINE=1  hot-added blocks come up online already;
+ *                             =normal or =movable: and valid_zones says so
  *   FAKE_CMM_MP_NOTROOT=1     act as if the caller were not privileged
  *   FAKE_CMM_MP_FAMILY=ID     the family id (default 42): change it to act
  *                             out a module reload
@@ -234,6 +235,30 @@ static int mkdir_p(char *path)
 	return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
 }
 
+/* valid_zones of an auto-onlined block: "Normal" or "Movable" */
+static int block_zones(uint32_t nr, const char *how)
+{
+	const char *z = NULL;
+	char path[4096];
+	int fd, rc;
+
+	if (how && !strcmp(how, "normal"))
+		z = "Normal\n";
+	else if (how && !strcmp(how, "movable"))
+		z = "Movable\n";
+	if (block_path(nr, "valid_zones", path, sizeof(path)))
+		return -EIO;
+	unlink(path);
+	if (!z)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -errno;
+	rc = write(fd, z, strlen(z)) == (ssize_t)strlen(z) ? 0 : -EIO;
+	close(fd);
+	return rc;
+}
+
 static int block_add(uint32_t nr)
 {
 	char path[4096];
@@ -257,6 +282,8 @@ static int block_add(uint32_t nr)
 	else
 		rc = write(fd, "offline\n", 8) == 8 ? 0 : -EIO;
 	close(fd);
+	if (!rc)
+		rc = block_zones(nr, getenv("FAKE_CMM_MP_AUTOONLINE"));
 	return rc;
 }
 
@@ -266,6 +293,8 @@ static void block_remove(uint32_t nr)
 
 	if (block_path(nr, "state", path, sizeof(path)))
 		return;
+	unlink(path);
+	block_path(nr, "valid_zones", path, sizeof(path));
 	unlink(path);
 	block_path(nr, NULL, path, sizeof(path));
 	rmdir(path);
@@ -293,6 +322,16 @@ static void block_count(uint32_t nr, uint32_t *online, uint32_t *movable)
 		(*movable)++;
 	} else if (!strncmp(buf, "online", 6)) {
 		(*online)++;
+		/* onlined by the "kernel" (auto-online): its valid_zones */
+		if (!block_path(nr, "valid_zones", path, sizeof(path))) {
+			fd = open(path, O_RDONLY);
+			if (fd >= 0) {
+				n = read(fd, buf, sizeof(buf) - 1);
+				close(fd);
+				if (n >= 7 && !strncmp(buf, "Movable", 7))
+					(*movable)++;
+			}
+		}
 	}
 }
 
@@ -448,6 +487,11 @@ static void put_dev(struct mbuf *b, const struct fake_pool *p, uint32_t dev,
 	put_u32(b, CMM_MP_A_NR_SEGS, p->segs_per_dev);
 	put_u32(b, CMM_MP_A_NODE, dev ? CMM_MP_NONE : 1);
 	put_u64(b, CMM_MP_A_BLOCK_SIZE, FAKE_BLOCK_SIZE);
+	if (!dev) {
+		/* dax_kmem's distance and DRAM's, as the module sends them */
+		put_u32(b, CMM_MP_A_DEV_ADISTANCE, 2880);
+		put_u32(b, CMM_MP_A_DRAM_ADISTANCE, 576);
+	}
 	msg_end(b, off);
 }
 

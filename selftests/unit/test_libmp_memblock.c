@@ -152,6 +152,7 @@ static void test_get_state(void **state)
 
 static void test_online_movable(void **state)
 {
+	struct mp_online_report r;
 	struct fake_sysfs *fs = *state;
 	uint32_t failed = 1234;
 	char buf[32];
@@ -159,7 +160,7 @@ static void test_online_movable(void **state)
 
 	for (nr = 14; nr < 17; nr++)
 		add_block(fs, nr, "offline");
-	assert_int_equal(mp_memblock_online_range(14, 3, true, &failed), 0);
+	assert_int_equal(mp_memblock_online_range(14, 3, true, false, &r, &failed), 0);
 	assert_int_equal(failed, 1234);
 	for (nr = 14; nr < 17; nr++) {
 		read_block(fs, nr, buf, sizeof(buf));
@@ -170,38 +171,45 @@ static void test_online_movable(void **state)
 
 static void test_online_kernel(void **state)
 {
+	struct mp_online_report r;
 	struct fake_sysfs *fs = *state;
 	char buf[32];
 
 	add_block(fs, 3, "offline");
-	assert_int_equal(mp_memblock_online_range(3, 1, false, NULL), 0);
+	assert_int_equal(mp_memblock_online_range(3, 1, false, false, &r, NULL), 0);
 	read_block(fs, 3, buf, sizeof(buf));
 	assert_memory_equal(buf, "online_kernel", 13);
 }
 
 static void test_already_online_left_alone(void **state)
 {
+	struct mp_online_report r;
 	struct fake_sysfs *fs = *state;
 	char buf[32];
 
 	add_block(fs, 20, "online");
 	add_block(fs, 21, "offline");
-	assert_int_equal(mp_memblock_online_range(20, 2, true, NULL), 0);
+	assert_int_equal(mp_memblock_online_range(20, 2, true, false, &r, NULL), 0);
 	read_block(fs, 20, buf, sizeof(buf));
 	assert_string_equal(buf, "online\n");
+	/* no valid_zones: the zone is unknown, the block is left as it is */
+	assert_int_equal(r.auto_onlined, 1);
+	assert_int_equal(r.reonlined, 0);
+	assert_int_equal(r.auto_zone, MP_ZONE_UNKNOWN);
 	read_block(fs, 21, buf, sizeof(buf));
 	assert_memory_equal(buf, "online_movable", 14);
 }
 
 static void test_missing_block(void **state)
 {
+	struct mp_online_report r;
 	struct fake_sysfs *fs = *state;
 	uint32_t failed = 0;
 	char buf[32];
 
 	add_block(fs, 30, "offline");
 	/* memory31 does not exist. */
-	assert_int_equal(mp_memblock_online_range(30, 2, true, &failed),
+	assert_int_equal(mp_memblock_online_range(30, 2, true, false, &r, &failed),
 			 -ENOENT);
 	assert_int_equal(failed, 31);
 	/* The blocks before it were onlined: rollback is the caller's job. */
@@ -211,28 +219,112 @@ static void test_missing_block(void **state)
 
 static void test_write_fails(void **state)
 {
+	struct mp_online_report r;
 	struct fake_sysfs *fs = *state;
 	uint32_t failed = 0;
 
 	add_block(fs, 40, "offline");
 	add_failing_block(fs, 41);
 	add_block(fs, 42, "offline");
-	assert_int_equal(mp_memblock_online_range(40, 3, true, &failed),
+	assert_int_equal(mp_memblock_online_range(40, 3, true, false, &r, &failed),
 			 -ENOSPC);
 	assert_int_equal(failed, 41);
-	assert_int_equal(mp_memblock_online(41, false), -ENOSPC);
+	assert_int_equal(mp_memblock_online(41, false, false, &r), -ENOSPC);
 }
 
 static void test_range_edges(void **state)
 {
+	struct mp_online_report r;
 	uint32_t failed = 0;
 	int rc;
 
 	/* Nothing to do is not an error. */
-	assert_int_equal(mp_memblock_online_range(5, 0, true, &failed), 0);
-	rc = mp_memblock_online_range(0xffffffffU, 2, true, &failed);
+	assert_int_equal(mp_memblock_online_range(5, 0, true, false, &r, &failed), 0);
+	rc = mp_memblock_online_range(0xffffffffU, 2, true, false, &r, &failed);
 	assert_int_equal(rc, -EOVERFLOW);
 	assert_int_equal(failed, 0xffffffffU);
+}
+
+/* memoryN/valid_zones holding @zones */
+static void set_zones(struct fake_sysfs *fs, uint32_t nr, const char *zones)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	block_path(fs, nr, "valid_zones", path, sizeof(path));
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", zones);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The kernel onlined the blocks to Normal (policy "online"): moved. */
+static void test_auto_online_reonlined(void **state)
+{
+	struct fake_sysfs *fs = *state;
+	struct mp_online_report r;
+	char buf[32];
+
+	add_block(fs, 50, "online");
+	set_zones(fs, 50, "Normal");
+	add_block(fs, 51, "online");
+	set_zones(fs, 51, "Normal");
+	assert_int_equal(mp_memblock_online_range(50, 2, true, false, &r, NULL),
+			 0);
+	assert_int_equal(r.auto_onlined, 2);
+	assert_int_equal(r.reonlined, 2);
+	assert_int_equal(r.auto_zone, MP_ZONE_KERNEL);
+	read_block(fs, 50, buf, sizeof(buf));
+	assert_memory_equal(buf, "online_movable", 14);
+}
+
+/* Already in the zone asked for, or @keep: left alone, but reported. */
+static void test_auto_online_accepted(void **state)
+{
+	struct fake_sysfs *fs = *state;
+	struct mp_online_report r;
+	char buf[32];
+
+	add_block(fs, 60, "online");
+	set_zones(fs, 60, "Movable");
+	assert_int_equal(mp_memblock_online_range(60, 1, true, false, &r, NULL),
+			 0);
+	assert_int_equal(r.auto_onlined, 1);
+	assert_int_equal(r.reonlined, 0);
+	assert_int_equal(r.auto_zone, MP_ZONE_MOVABLE);
+	add_block(fs, 61, "online");
+	set_zones(fs, 61, "Normal");
+	assert_int_equal(mp_memblock_online_range(61, 1, true, true, &r, NULL),
+			 0);
+	assert_int_equal(r.auto_onlined, 1);
+	assert_int_equal(r.reonlined, 0);
+	assert_int_equal(r.auto_zone, MP_ZONE_KERNEL);
+	read_block(fs, 61, buf, sizeof(buf));
+	assert_string_equal(buf, "online\n");
+	/* a mix of zones reads as mixed */
+	set_zones(fs, 60, "Movable");
+	assert_int_equal(mp_memblock_online_range(60, 2, true, true, &r, NULL),
+			 0);
+	assert_int_equal(r.auto_zone, MP_ZONE_MIXED);
+}
+
+static void test_auto_online_policy(void **state)
+{
+	struct fake_sysfs *fs = *state;
+	char path[PATH_MAX], buf[32];
+	FILE *f;
+
+	assert_int_equal(mp_auto_online_policy(buf, sizeof(buf)), -ENOENT);
+	snprintf(path, sizeof(path), "%s/devices/system/memory", fs->root);
+	mkdir_p(path);
+	snprintf(path, sizeof(path),
+		 "%s/devices/system/memory/auto_online_blocks", fs->root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "online_movable\n");
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(mp_auto_online_policy(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "online_movable");
 }
 
 int main(void)
@@ -254,6 +346,12 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_range_edges, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_auto_online_reonlined,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_auto_online_accepted,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_auto_online_policy,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

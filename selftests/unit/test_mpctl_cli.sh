@@ -66,16 +66,16 @@ run online --help
 [ "$rc" = 0 ] && printf '%s' "$out" | grep -q -- "--no-movable"
 ok $? "online --help"
 
-FAKE_CMM_MP_UNLOADED=1 expect_fail "module not loaded" 1 \
+FAKE_CMM_MP_UNLOADED=1 expect_fail "module not loaded" 3 \
 	"mpctl: list: cmm_mp: kernel module not loaded: No such device" list
 
 expect_ok "list" list
 jq_is '[s["segment"] for s in d]' '[0,1,2,3]' &&
-	jq_is 'd[1]' '{"segment":1,"device":"mp0","state":"offline","size":134217728,"phys":2013265920,"numa_node":1}'
+	jq_is 'd[1]' '{"segment":1,"device":"mp0","state":"offline","size":134217728,"phys":2013265920,"target_node":1}'
 ok $? "list: every segment, default attributes"
 
 expect_ok "list -v" list -v -s 1
-jq_is 'd' '[{"segment":1,"device":"mp0","state":"offline","size":134217728,"phys":2013265920,"numa_node":1,"device_id":0,"nha":134217728,"mode":"system-ram","memblock_first":15,"memblock_count":1,"memblocks_online":0,"memblocks_movable":0}]'
+jq_is 'd' '[{"segment":1,"device":"mp0","state":"offline","size":134217728,"phys":2013265920,"target_node":1,"mode":"system-ram","device_id":0,"nha":134217728,"memblock_first":15,"movable_memblocks":0,"online_memblocks":0,"total_memblocks":1}]'
 ok $? "list -v -s 1: every attribute"
 
 expect_ok "list -u" list -u -s 0
@@ -83,14 +83,14 @@ jq_is 'd[0]["size"] + " " + d[0]["phys"]' '"128.00 MiB (134.22 MB) 0x70000000"'
 ok $? "list -u: human sizes and hex addresses"
 
 expect_ok "list -D" list -D
-jq_is 'd' '[{"device":"mp0","id":0,"chip_id":90520730730496,"state":"up","size":536870912,"phys":1879048192,"segment_size":134217728,"nr_segments":4,"numa_node":1}]'
+jq_is 'd' '[{"device":"mp0","id":0,"chip_id":90520730730496,"state":"up","size":536870912,"phys":1879048192,"segment_size":134217728,"nr_segments":4,"target_node":1,"abstract_distance":2880,"dram_abstract_distance":576}]'
 ok $? "list -D: devices"
 
 expect_ok "list -D -S -s 2-3" list -D -S -s 2-3
 jq_is '[s["segment"] for s in d[0]["segments"]]' '[2,3]'
 ok $? "list -D -S: segments nested under their device"
 
-expect_fail "list unknown segment" 1 \
+expect_fail "list unknown segment" 5 \
 	"mpctl: list: segment 9: no such segment: No such file or directory" \
 	list -s 9
 
@@ -99,7 +99,7 @@ jq_is '[(s["segment"], s["state"], s["zone"]) for s in d]' \
 	'[[0,"online-ram","movable"],[2,"online-ram","movable"]]'
 ok $? "online 0,2: JSON array of the onlined segments"
 
-expect_fail "online already online" 1 \
+expect_fail "online already online" 6 \
 	"mpctl: online: segment 0: already online: Operation already in progress (kernel: segment is already online)" \
 	online 0
 
@@ -109,12 +109,12 @@ ok $? "online --no-movable: kernel zone"
 
 # 3 goes online, then 0 (already online) stops the run.
 run online 3,0
-[ "$rc" = 1 ] && [ "$err" = "mpctl: online: segment 0: already online: Operation already in progress (kernel: segment is already online)" ] &&
+[ "$rc" = 6 ] && [ "$err" = "mpctl: online: segment 0: already online: Operation already in progress (kernel: segment is already online)" ] &&
 	jq_is '[s["segment"] for s in d]' '[3]'
 ok $? "online 3,0: in order, stops at the first error, prints what changed"
 
 FAKE_CMM_MP_FAIL="offline:0:16:3 pages could not migrate" expect_fail \
-	"offline refused" 1 \
+	"offline refused" 6 \
 	"mpctl: offline: segment 0: offline refused by the kernel (unmovable pages?): Device or resource busy (kernel: 3 pages could not migrate)" \
 	offline 0
 
@@ -122,11 +122,11 @@ expect_ok "offline all" offline all
 jq_is '[s["segment"] for s in d]' '[0,1,2,3]'
 ok $? "offline all: every online segment"
 
-expect_fail "offline already offline" 1 \
+expect_fail "offline already offline" 6 \
 	"mpctl: offline: segment 2: already offline: Operation already in progress (kernel: segment is not online)" \
 	offline 2
 
-FAKE_CMM_MP_NOTROOT=1 expect_fail "not root" 1 \
+FAKE_CMM_MP_NOTROOT=1 expect_fail "not root" 4 \
 	"mpctl: online: segment 0: needs root: Operation not permitted" \
 	online 0
 
@@ -135,12 +135,12 @@ FAKE_CMM_MP_BADBLOCK=15 expect_fail "memory block refuses" 1 \
 	online 1
 
 FAKE_CMM_MP_FAIL="online:2:16:range claimed by dax0.0" expect_fail \
-	"range busy" 1 \
+	"range busy" 6 \
 	"mpctl: online: segment 2: range busy (claimed by another driver or host?): Device or resource busy (kernel: range claimed by dax0.0)" \
 	online 2
 
 # An unknown id anywhere in the list changes nothing.
-expect_fail "unknown segment" 1 \
+expect_fail "unknown segment" 5 \
 	"mpctl: online: segment 7: no such segment: No such file or directory" \
 	online 1,7
 run list -s 1

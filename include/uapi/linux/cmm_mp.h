@@ -106,6 +106,9 @@ enum cmm_mp_attr {
 	CMM_MP_A_SEG_SHARED,	/* u32: 1 sharing mode (input of SEG_ONLINE too) */
 	CMM_MP_A_SEG_SHARERS,	/* u32: bitmap of the device ids sharing it */
 	CMM_MP_A_SEG_DEVNODE,	/* string: "/dev/mps5" while mapped on this host */
+	/* memory tiering (DEV_GET, local device); added in version 1 */
+	CMM_MP_A_DEV_ADISTANCE,	/* u32: abstract distance of its node's memory type */
+	CMM_MP_A_DRAM_ADISTANCE,/* u32: the kernel's abstract distance of DRAM */
 	__CMM_MP_A_MAX,
 };
 
