@@ -4,9 +4,10 @@
  *
  * Onlining claims the segment's range below the device claim, registers a
  * static memory group and hot-adds the range as driver-managed System RAM.
- * The memory blocks come up offline (no auto-online on these kernels);
- * userspace onlines them with the zone it wants, as daxctl does for
- * dax_kmem. Offlining is done entirely here: offline_and_remove_memory()
+ * The memory blocks come up offline, unless the kernel's auto-online
+ * policy (auto_online_blocks, memhp_default_state=) onlines them in a zone
+ * of its choosing; userspace (libmp) onlines them, or moves them, to the
+ * zone it wants, as daxctl does for dax_kmem. Offlining is done entirely here: offline_and_remove_memory()
  * migrates pages out, and if it cannot, leaves everything as it was.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
