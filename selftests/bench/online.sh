@@ -10,17 +10,21 @@
 # devdax keeps a little of its range for its own metadata. Round 0 is a
 # warm-up reported alone: the pool device zeroes a segment the first time
 # it is handed to an owner (no data crosses from one owner to the next),
-# which later rounds of the same owner skip.
+# which later rounds of the same owner skip. Each later round is one
+# sample of each rate, mpctl then daxctl.
 . /selftests/lib.sh
 . /selftests/bench/bench_lib.sh
 
-ROUNDS=${BENCH_ONLINE_ROUNDS:-4}
+# round 0 and BENCH_ROUNDS rounds, each a sample of both tools
+ROUNDS=${BENCH_ONLINE_ROUNDS:-$((${BENCH_ROUNDS:-5} + 1))}
 tap_plan 6
 check "cmm_mp loads on $MP_POOL_MEM" load_cmm_mp
 check "legacy pmem namespace becomes devdax (ndctl)" \
 	"modprobe nd_e820 && modprobe dax_pmem && modprobe kmem && ndctl create-namespace -f -e namespace0.0 -m devdax >&2 && test -e /dev/dax0.0"
 
 # rounds of: online (time, MemTotal delta), offline (time)
+# per_gib MS KB: milliseconds per GiB added (no sample when none was)
+per_gib() { awk -v t="$1" -v kb="$2" 'BEGIN { if (kb > 0) printf "%.1f", t * 1048576 / kb }'; }
 mp_on=0 mp_off=0 dx_on=0 dx_off=0 mp_kb=0 dx_kb=0 bad=0 mpbad=0 dxbad=0
 i=0
 while [ $i -lt "$ROUNDS" ]; do
@@ -35,6 +39,8 @@ while [ $i -lt "$ROUNDS" ]; do
 	else
 		mp_on=$((mp_on + t1 - t0)); mp_off=$((mp_off + t2 - t1))
 		mp_kb=$((mp_kb + m1 - m0))
+		res online_mpctl_online_ms_per_gib "$(per_gib $((t1 - t0)) $((m1 - m0)))"
+		res online_mpctl_offline_ms_per_gib "$(per_gib $((t2 - t1)) $((m1 - m0)))"
 	fi
 	[ "$(memtotal_kb)" = "$m0" ] || bad=1
 
@@ -46,6 +52,8 @@ while [ $i -lt "$ROUNDS" ]; do
 	if [ $i != 0 ]; then
 		dx_on=$((dx_on + t1 - t0)); dx_off=$((dx_off + t2 - t1))
 		dx_kb=$((dx_kb + m1 - m0))
+		res online_daxctl_online_ms_per_gib "$(per_gib $((t1 - t0)) $((m1 - m0)))"
+		res online_daxctl_offline_ms_per_gib "$(per_gib $((t2 - t1)) $((m1 - m0)))"
 	fi
 	[ "$(memtotal_kb)" = "$m0" ] || bad=1
 	i=$((i + 1))
@@ -54,10 +62,5 @@ check "$ROUNDS rounds of online/offline with mpctl and daxctl, MemTotal restored
 check "mpctl added exactly 1 GiB in every round" test $mpbad = 0
 check "daxctl added memory in every round ($((dx_kb / (ROUNDS - 1))) kB)" test $dxbad = 0
 # ms per GiB, from the sums
-per_gib() { awk -v t="$1" -v kb="$2" 'BEGIN { printf "%.1f", t * 1048576 / kb }'; }
-res online_mpctl_online_ms_per_gib "$(per_gib $mp_on $mp_kb)"
-res online_mpctl_offline_ms_per_gib "$(per_gib $mp_off $mp_kb)"
-res online_daxctl_online_ms_per_gib "$(per_gib $dx_on $dx_kb)"
-res online_daxctl_offline_ms_per_gib "$(per_gib $dx_off $dx_kb)"
 check "both timed over $((ROUNDS - 1)) rounds" test $mp_on -gt 0 -a $dx_on -gt 0
 bench_emit
