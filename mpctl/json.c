@@ -6,6 +6,7 @@
  * Attributes without a value (no NUMA node, no owner) are left out.
  */
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -370,6 +371,35 @@ static void dev_tiers(struct json_object *o, struct mp_device *dev,
 		    ok);
 }
 
+/*
+ * The bytes of the range the device was given: a dax device bound to the
+ * cmm_mp dax driver is trimmed to whole memory blocks and segments
+ * (Documentation/cxl.rst); a memmap= range or CXL region that is not
+ * aligned is refused at load, so there the device uses all of it.
+ */
+static uint64_t dev_range_size(uint64_t size)
+{
+	const char *root = getenv("MP_SYSFS_ROOT");
+	char pat[4096];
+	unsigned long long v;
+	uint64_t range = size;
+	glob_t g;
+	FILE *f;
+
+	snprintf(pat, sizeof(pat), "%s/bus/dax/drivers/cmm_mp/dax*/size",
+		 root && root[0] ? root : "/sys");
+	if (glob(pat, 0, NULL, &g))
+		return size;
+	f = g.gl_pathc == 1 ? fopen(g.gl_pathv[0], "r") : NULL;
+	if (f) {
+		if (fscanf(f, "%llu", &v) == 1 && v >= size)
+			range = v;
+		fclose(f);
+	}
+	globfree(&g);
+	return range;
+}
+
 static struct json_object *dev_json_v2(struct mp_device *dev,
 				       unsigned int flags)
 {
@@ -404,6 +434,11 @@ static struct json_object *dev_json_v2(struct mp_device *dev,
 	if (node >= 0)
 		add(o, "target_node", json_object_new_int(node), &ok);
 	if (local) {
+		uint64_t range = dev_range_size(mp_device_get_size(dev));
+
+		add(o, "range_size", mpctl_json_size(range, flags), &ok);
+		add(o, "unusable_size",
+		    mpctl_json_size(range - mp_device_get_size(dev), flags), &ok);
 		dev_tiers(o, dev, &ok);
 		if (!mp_get_auto_online_policy(mp_device_get_ctx(dev), policy,
 					       sizeof(policy)))

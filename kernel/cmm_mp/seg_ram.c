@@ -7,8 +7,9 @@
  * The memory blocks come up offline, unless the kernel's auto-online
  * policy (auto_online_blocks, memhp_default_state=) onlines them in a zone
  * of its choosing; userspace (libmp) onlines them, or moves them, to the
- * zone it wants, as daxctl does for dax_kmem. Offlining is done entirely here: offline_and_remove_memory()
- * migrates pages out, and if it cannot, leaves everything as it was.
+ * zone it wants, as daxctl does for dax_kmem. Offlining is done entirely
+ * here: offline_and_remove_memory() migrates pages out, and if it cannot,
+ * leaves everything as it was.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -83,7 +83,7 @@ jq_is 'd[0]["size"] + " " + d[0]["phys"]' '"128.00 MiB (134.22 MB) 0x70000000"'
 ok $? "list -u: human sizes and hex addresses"
 
 expect_ok "list -D" list -D
-jq_is 'd' '[{"device":"mp0","id":0,"chip_id":90520730730496,"state":"up","size":536870912,"phys":1879048192,"segment_size":134217728,"nr_segments":4,"target_node":1,"abstract_distance":2880,"dram_abstract_distance":576}]'
+jq_is 'd' '[{"device":"mp0","id":0,"chip_id":90520730730496,"state":"up","size":536870912,"phys":1879048192,"segment_size":134217728,"nr_segments":4,"target_node":1,"range_size":536870912,"unusable_size":0,"abstract_distance":2880,"dram_abstract_distance":576}]'
 ok $? "list -D: devices"
 
 expect_ok "list -D -S -s 2-3" list -D -S -s 2-3

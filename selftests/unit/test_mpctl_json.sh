@@ -73,6 +73,11 @@ golden list-one list -s 1
 golden list-verbose list -v -s 1
 golden devices list -D
 golden devices-segments list -D -S -v -u -s 0
+# a dax device of 576 MiB + 4 KiB bound to cmm_mp: 64 MiB + 4 KiB unusable
+mkdir -p "$S/bus/dax/drivers/cmm_mp/dax0.0"
+echo 603983872 > "$S/bus/dax/drivers/cmm_mp/dax0.0/size"
+golden devices-dax list -D
+rm -r "$S/bus"
 golden online online 0,2
 golden online-listed list -s 0-2
 golden online-no-movable online 1 --no-movable
