@@ -24,6 +24,7 @@
 #include <linux/module.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
+#include <linux/uio.h>
 
 #include "cmm_mp.h"
 #include "backend.h"
@@ -94,24 +95,24 @@ bool mp_backend_active(void)
 	return ret;
 }
 
-int mp_backend_read(u16 dst, u64 offset, void *buf, u32 len)
+int mp_backend_read(u16 dst, u64 offset, struct iov_iter *to)
 {
 	int ret = -ENODEV;
 
 	down_read(&backend_rwsem);
 	if (backend_ops)
-		ret = backend_ops->read(backend_priv, dst, offset, buf, len);
+		ret = backend_ops->read(backend_priv, dst, offset, to);
 	up_read(&backend_rwsem);
 	return ret;
 }
 
-int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len)
+int mp_backend_write(u16 dst, u64 offset, struct iov_iter *from)
 {
 	int ret = -ENODEV;
 
 	down_read(&backend_rwsem);
 	if (backend_ops)
-		ret = backend_ops->write(backend_priv, dst, offset, buf, len);
+		ret = backend_ops->write(backend_priv, dst, offset, from);
 	up_read(&backend_rwsem);
 	return ret;
 }
@@ -232,17 +233,24 @@ static int mp_local_check(struct mp_dev *d, u64 src, u64 offset, u32 len,
 }
 
 /**
- * mp_local_read() - copy from the local device DRAM, atomically
+ * mp_local_access() - copy between the local device DRAM and a requester
  * @src: chip id of the requester (0: not a known member)
  * @offset: byte offset in the device DRAM
- * @buf: destination
  * @len: bytes
+ * @write: @copy writes to the DRAM (false: reads from it)
+ * @copy: moves the bytes, under the device's memory lock (atomic)
+ * @arg: for @copy
  *
- * Safe in softirq context. Return: 0, -ERANGE outside the DRAM, -EACCES
- * for a segment that @src does not hold (owner or sharer), one in use as
- * System RAM here or being wiped, -ENODEV without a device.
+ * The one place the DRAM is reached for another host: each call is
+ * checked against the holders of every segment it touches and applied
+ * atomically, so that a transport can copy straight between its frames
+ * and the DRAM (one copy) instead of through a buffer of its own.
+ * Safe in softirq context. Return: 0, @copy's error, -ERANGE outside the
+ * DRAM, -EACCES for a segment that @src does not hold (owner or sharer),
+ * one in use as System RAM here or being wiped, -ENODEV without a device.
  */
-int mp_local_read(u64 src, u64 offset, void *buf, u32 len)
+int mp_local_access(u64 src, u64 offset, u32 len, bool write,
+		    mp_local_copy_t copy, void *arg)
 {
 	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
@@ -250,13 +258,40 @@ int mp_local_read(u64 src, u64 offset, void *buf, u32 len)
 
 	if (d) {
 		spin_lock_bh(&d->mem_lock);
-		ret = mp_local_check(d, src, offset, len, false);
+		ret = mp_local_check(d, src, offset, len, write);
 		if (!ret)
-			memcpy(buf, d->va + offset, len);
+			ret = copy(arg, d->va + offset, len);
 		spin_unlock_bh(&d->mem_lock);
 	}
 	mp_dev_srcu_unlock(idx);
 	return ret;
+}
+EXPORT_SYMBOL_GPL(mp_local_access);
+
+static int mp_copy_out(void *buf, void *dram, u32 len)
+{
+	memcpy(buf, dram, len);
+	return 0;
+}
+
+static int mp_copy_in(void *buf, void *dram, u32 len)
+{
+	memcpy(dram, buf, len);
+	return 0;
+}
+
+/**
+ * mp_local_read() - copy from the local device DRAM, atomically
+ * @src: chip id of the requester (0: not a known member)
+ * @offset: byte offset in the device DRAM
+ * @buf: destination
+ * @len: bytes
+ *
+ * Return: as mp_local_access().
+ */
+int mp_local_read(u64 src, u64 offset, void *buf, u32 len)
+{
+	return mp_local_access(src, offset, len, false, mp_copy_out, buf);
 }
 EXPORT_SYMBOL_GPL(mp_local_read);
 
@@ -267,25 +302,66 @@ EXPORT_SYMBOL_GPL(mp_local_read);
  * @buf: source
  * @len: bytes
  *
- * Safe in softirq context. Return: as mp_local_read().
+ * Return: as mp_local_access().
  */
 int mp_local_write(u64 src, u64 offset, const void *buf, u32 len)
 {
-	int idx = mp_dev_srcu_lock();
-	struct mp_dev *d = mp_dev_get_default();
-	int ret = -ENODEV;
-
-	if (d) {
-		spin_lock_bh(&d->mem_lock);
-		ret = mp_local_check(d, src, offset, len, true);
-		if (!ret)
-			memcpy(d->va + offset, buf, len);
-		spin_unlock_bh(&d->mem_lock);
-	}
-	mp_dev_srcu_unlock(idx);
-	return ret;
+	return mp_local_access(src, offset, len, true, mp_copy_in, (void *)buf);
 }
 EXPORT_SYMBOL_GPL(mp_local_write);
+
+/* A copy of the caller's iterator, so that its own stays where it was. */
+static int mp_copy_to_iter(void *arg, void *dram, u32 len)
+{
+	struct iov_iter it = *(struct iov_iter *)arg;
+
+	return copy_to_iter(dram, len, &it) == len ? 0 : -EFAULT;
+}
+
+static int mp_copy_from_iter(void *arg, void *dram, u32 len)
+{
+	struct iov_iter it = *(struct iov_iter *)arg;
+
+	return copy_from_iter(dram, len, &it) == len ? 0 : -EFAULT;
+}
+
+/**
+ * mp_local_read_iter() - copy from the local device DRAM into an iterator
+ * @src: chip id of the requester (0: not a known member)
+ * @offset: byte offset in the device DRAM
+ * @to: a kernel iterator (kvec or bvec: the copy runs under a spinlock)
+ *	of at most U32_MAX bytes; left where it was
+ *
+ * Return: as mp_local_access(), -EINVAL for a user-space iterator.
+ */
+int mp_local_read_iter(u64 src, u64 offset, struct iov_iter *to)
+{
+	size_t len = iov_iter_count(to);
+
+	if (user_backed_iter(to) || len > U32_MAX)
+		return -EINVAL;
+	return mp_local_access(src, offset, len, false, mp_copy_to_iter, to);
+}
+EXPORT_SYMBOL_GPL(mp_local_read_iter);
+
+/**
+ * mp_local_write_iter() - copy from an iterator to the local device DRAM
+ * @src: chip id of the requester (0: not a known member)
+ * @offset: byte offset in the device DRAM
+ * @from: as @to of mp_local_read_iter()
+ *
+ * Return: as mp_local_read_iter().
+ */
+int mp_local_write_iter(u64 src, u64 offset, struct iov_iter *from)
+{
+	size_t len = iov_iter_count(from);
+
+	if (user_backed_iter(from) || len > U32_MAX)
+		return -EINVAL;
+	return mp_local_access(src, offset, len, true, mp_copy_from_iter,
+			       from);
+}
+EXPORT_SYMBOL_GPL(mp_local_write_iter);
 
 /* Zero @len bytes of the device DRAM at @off, in steps (process context). */
 static void mp_dev_zero(struct mp_dev *d, u64 off, u64 len)

@@ -20,6 +20,7 @@
 #include "mp_pamt.h"
 #include "mp_stats.h"
 
+struct iov_iter;
 struct module;
 
 /**
@@ -42,9 +43,12 @@ struct mp_backend_peer {
  * struct mp_backend_ops - a transport for remote pool memory
  * @name: short name ("mp_eth")
  * @owner: module implementing the ops
- * @read: copy @len bytes at @offset of device @dst's DRAM into @buf;
- *	sleeps; 0 or -errno (-ETIMEDOUT, -EHOSTUNREACH, a NAK's errno)
- * @write: copy @len bytes from @buf to @offset of device @dst's DRAM
+ * @read: copy iov_iter_count(@to) bytes at @offset of device @dst's DRAM
+ *	into @to, a kernel iterator (kvec or bvec: the backend may copy
+ *	from its receive path), which it leaves where it was; sleeps;
+ *	0 or -errno (-ETIMEDOUT, -EHOSTUNREACH, a NAK's errno)
+ * @write: copy iov_iter_count(@from) bytes from @from to @offset of
+ *	device @dst's DRAM, the same way
  * @peer_stats: fill @p for the @idx-th known peer (0, 1, ...);
  *	-ENOENT past the last one
  * @own: optional; ask device @dst to arbitrate the ownership of its
@@ -56,9 +60,8 @@ struct mp_backend_peer {
 struct mp_backend_ops {
 	const char *name;
 	struct module *owner;
-	int (*read)(void *priv, u16 dst, u64 offset, void *buf, u32 len);
-	int (*write)(void *priv, u16 dst, u64 offset, const void *buf,
-		     u32 len);
+	int (*read)(void *priv, u16 dst, u64 offset, struct iov_iter *to);
+	int (*write)(void *priv, u16 dst, u64 offset, struct iov_iter *from);
 	int (*peer_stats)(void *priv, unsigned int idx,
 			  struct mp_backend_peer *p);
 	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
@@ -69,8 +72,8 @@ int mp_backend_register(const struct mp_backend_ops *ops, void *priv);
 void mp_backend_unregister(const struct mp_backend_ops *ops);
 
 /* Callers inside cmm_mp: -ENODEV when no backend is registered. */
-int mp_backend_read(u16 dst, u64 offset, void *buf, u32 len);
-int mp_backend_write(u16 dst, u64 offset, const void *buf, u32 len);
+int mp_backend_read(u16 dst, u64 offset, struct iov_iter *to);
+int mp_backend_write(u16 dst, u64 offset, struct iov_iter *from);
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
 int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
 
@@ -81,8 +84,19 @@ int mp_pool_update(u32 state, const struct mp_pamt *t, u32 self);
 /* The local DRAM, for a backend serving remote requests. */
 u64 mp_local_size(void);
 u64 mp_local_seg_size(void);
+/*
+ * Copies @len bytes between the DRAM at @dram and the caller's data
+ * described by @arg (a frame, an iterator); 0 or -errno. Runs under the
+ * device's memory lock: it must not sleep.
+ */
+typedef int (*mp_local_copy_t)(void *arg, void *dram, u32 len);
+
+int mp_local_access(u64 src, u64 offset, u32 len, bool write,
+		    mp_local_copy_t copy, void *arg);
 int mp_local_read(u64 src, u64 offset, void *buf, u32 len);
 int mp_local_write(u64 src, u64 offset, const void *buf, u32 len);
+int mp_local_read_iter(u64 src, u64 offset, struct iov_iter *to);
+int mp_local_write_iter(u64 src, u64 offset, struct iov_iter *from);
 int mp_local_own(u64 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
 
 #endif /* _CMM_MP_BACKEND_H */

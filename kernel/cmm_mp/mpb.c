@@ -5,9 +5,10 @@
  * The CMM-MP paper's "memory as ramdisk": segment N of the pool, backed by
  * another host's DRAM, as a blk-mq disk fit for swap or a filesystem.
  * mp_remote_io() sleeps, so ->queue_rq() only starts a request and hands
- * it to a workqueue; a worker moves the request's pages through a bounce
- * buffer with one mp_remote_io() call and ends the request, BLK_STS_IOERR
- * on any error.
+ * it to a workqueue; a worker moves the request's pages with one
+ * mp_remote_io() call per bio, straight between the pages and the frames,
+ * and ends the request, BLK_STS_IOERR on any error. Requests of up to
+ * MPB_MAX_BYTES, MPB_WORKERS served at once per disk.
  *
  * Flushes. A write completes only once mp_remote_io() returned, that is
  * once the backing device acknowledged every frame of it, each applied to
@@ -34,7 +35,6 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
-#include <linux/mempool.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/sched/mm.h>
@@ -47,8 +47,10 @@
 #define MPB_QUEUE_DEPTH		64
 /* requests served at once per disk; more only wait for transport credit */
 #define MPB_WORKERS		16
-/* bytes per request, the size of a bounce buffer */
-#define MPB_MAX_BYTES		SZ_128K
+/* bytes per request */
+#define MPB_MAX_BYTES		SZ_1M
+/* zero pages per transfer of a WRITE_ZEROES */
+#define MPB_ZERO_PAGES		16
 #define MPB_MAX_SECTORS		(MPB_MAX_BYTES >> SECTOR_SHIFT)
 
 /**
@@ -59,15 +61,12 @@
  * @tags: blk-mq tag set
  * @disk: the disk (its queue's queuedata is this)
  * @wq: the workers that serve requests (WQ_MEM_RECLAIM: swap)
- * @bounce: MPB_WORKERS buffers of MPB_MAX_BYTES, one per request served,
- *	reserved so that swap-out never waits for memory to get one
  */
 struct mpb_dev {
 	struct mp_remote *r;
 	struct blk_mq_tag_set tags;
 	struct gendisk *disk;
 	struct workqueue_struct *wq;
-	mempool_t *bounce;
 };
 
 /* blk-mq driver data of each request */
@@ -76,60 +75,60 @@ struct mpb_cmd {
 };
 
 /*
- * Move one request's data. It goes through a bounce buffer in one
- * mp_remote_io() call, so that the transport gets the whole request at
- * once and keeps its window of frames full: a call per page would cost a
- * round trip per page. The buffer is also a plain kernel address, which
- * the transport may fill from its receive path (another context).
+ * Move one request's data straight between its pages and the frames: one
+ * mp_remote_io() per bio, over the bio's own bio_vecs (no bounce buffer,
+ * no allocation), so that the transport gets each bio whole and keeps its
+ * window of frames full. Merged requests are a few large bios.
  */
 static int mpb_rw(struct mpb_dev *b, struct request *rq, bool write)
 {
-	unsigned int len = blk_rq_bytes(rq);
-	struct req_iterator it;
-	struct bio_vec bv;
-	char *buf, *p;
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	struct iov_iter it;
+	struct bio *bio;
 	int ret;
 
-	if (len > MPB_MAX_BYTES)
-		return -EIO;	/* never: max_hw_sectors */
-	buf = mempool_alloc(b->bounce, GFP_NOIO);
-	if (write) {
-		p = buf;
-		rq_for_each_segment(bv, rq, it) {
-			memcpy_from_bvec(p, &bv);
-			p += bv.bv_len;
-		}
+	__rq_for_each_bio(bio, rq) {
+		unsigned int len = bio->bi_iter.bi_size, nr = 0;
+		struct bvec_iter bi;
+		struct bio_vec bv;
+
+		/* a clone's bi_vcnt says nothing: count from its position */
+		bio_for_each_bvec(bv, bio, bi)
+			nr++;
+		iov_iter_bvec(&it, write ? ITER_SOURCE : ITER_DEST,
+			      __bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter),
+			      nr, len);
+		it.iov_offset = bio->bi_iter.bi_bvec_done;
+		ret = mp_remote_io(b->r, pos, &it, write);
+		if (ret)
+			return ret;
+		pos += len;
 	}
-	ret = mp_remote_io(b->r, (u64)blk_rq_pos(rq) << SECTOR_SHIFT, buf, len,
-			   write);
-	if (!ret && !write) {
-		p = buf;
-		rq_for_each_segment(bv, rq, it) {
-			memcpy_to_bvec(&bv, p);
-			p += bv.bv_len;
-		}
-	}
-	mempool_free(buf, b->bounce);
-	return ret;
+	return 0;
 }
 
-/* REQ_OP_WRITE_ZEROES: from a zeroed bounce buffer */
+/* REQ_OP_WRITE_ZEROES: from the zero page, MPB_ZERO_PAGES at a time */
 static int mpb_zero(struct mpb_dev *b, struct request *rq)
 {
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	u64 end = pos + blk_rq_bytes(rq);
-	char *buf;
+	struct bio_vec bv[MPB_ZERO_PAGES];
+	struct iov_iter it;
+	unsigned int i;
 	int ret = 0;
 
-	buf = mempool_alloc(b->bounce, GFP_NOIO);
-	memset(buf, 0, MPB_MAX_BYTES);
+	for (i = 0; i < MPB_ZERO_PAGES; i++) {
+		bv[i].bv_page = ZERO_PAGE(0);
+		bv[i].bv_offset = 0;
+		bv[i].bv_len = PAGE_SIZE;
+	}
 	while (pos < end && !ret) {
-		size_t len = min_t(u64, end - pos, MPB_MAX_BYTES);
+		size_t len = min_t(u64, end - pos, MPB_ZERO_PAGES * PAGE_SIZE);
 
-		ret = mp_remote_io(b->r, pos, buf, len, true);
+		iov_iter_bvec(&it, ITER_SOURCE, bv, MPB_ZERO_PAGES, len);
+		ret = mp_remote_io(b->r, pos, &it, true);
 		pos += len;
 	}
-	mempool_free(buf, b->bounce);
 	return ret;
 }
 
@@ -285,11 +284,6 @@ int mp_mpb_add(struct mp_remote *r)
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	b->bounce = mempool_create_kmalloc_pool(MPB_WORKERS, MPB_MAX_BYTES);
-	if (!b->bounce) {
-		ret = -ENOMEM;
-		goto err_wq;
-	}
 
 	b->tags.ops = &mpb_mq_ops;
 	b->tags.nr_hw_queues = min_t(unsigned int, num_online_cpus(),
@@ -301,7 +295,7 @@ int mp_mpb_add(struct mp_remote *r)
 	b->tags.driver_data = b;
 	ret = blk_mq_alloc_tag_set(&b->tags);
 	if (ret)
-		goto err_pool;
+		goto err_wq;
 
 	disk = blk_mq_alloc_disk(&b->tags, b);
 	if (IS_ERR(disk)) {
@@ -328,8 +322,6 @@ err_disk:
 	put_disk(disk);
 err_tags:
 	blk_mq_free_tag_set(&b->tags);
-err_pool:
-	mempool_destroy(b->bounce);
 err_wq:
 	destroy_workqueue(b->wq);
 err_free:
@@ -361,7 +353,6 @@ void mp_mpb_del(struct mp_remote *r)
 	r->mpb = NULL;
 	/* the workers that ended those requests have returned */
 	destroy_workqueue(b->wq);
-	mempool_destroy(b->bounce);
 	blk_mq_free_tag_set(&b->tags);
 	/* frees @b, now or at the last close (mpb_free_disk()) */
 	put_disk(disk);

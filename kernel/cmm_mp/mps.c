@@ -3,14 +3,17 @@
  * cmm_mp: /dev/mps<N>, a character device over a segment mapped on this
  * host (CMM_MP_SEG_MODE_DAX), usually one of another device of the pool.
  *
- * read/write/pread/pwrite go straight to the backing device through a
- * bounce buffer (mp_remote_io()); they neither see nor update pages cached
- * by mmap. mmap (MAP_SHARED) caches pages in the address_space of a
+ * read/write/pread/pwrite go straight to the backing device from the
+ * caller's pinned pages (mp_pin_user(), mp_remote_io(): each byte copied
+ * once, between the frame and the page); they neither see nor update pages
+ * cached by mmap. mmap (MAP_SHARED) caches pages in the address_space of a
  * private inode (one per device, from a pseudo filesystem of our own that
- * has a writeback-capable bdi): a fault fetches the page (->read_folio), a
+ * has a writeback-capable bdi): a fault fetches the page and reads ahead
+ * around it (->readahead, up to MPS_BATCH pages per transfer), a
  * store marks it dirty (->page_mkwrite), and dirty pages go back to the
  * device on msync/fsync, on munmap, on the last close, through the
- * flusher threads and on reclaim (->writepage); the last close of a file
+ * flusher threads (->writepages, contiguous pages batched into one
+ * transfer) and on reclaim (->writepage); the last close of a file
  * also drops the clean pages nobody maps. MPS_IOC_INVALIDATE writes back
  * and drops the cached pages of a range, so the next access fetches them
  * again (include/uapi/linux/cmm_mp.h; the sharing contract in
@@ -38,10 +41,14 @@
 #include <linux/writeback.h>
 
 #include "cmm_mp.h"
+#include "pin.h"
 #include "remote.h"
 
 #define MPS_MINORS	256
-#define MPS_BOUNCE	SZ_64K
+/* bytes of a read/write pinned at once */
+#define MPS_CHUNK	SZ_1M
+/* pages fetched or written back by one transfer */
+#define MPS_BATCH	32
 #define MPS_MAGIC	0x6d707364	/* "mpsd" */
 
 /**
@@ -75,33 +82,151 @@ static struct mp_remote *mps_r(struct address_space *mapping)
 	return READ_ONCE(m->r);
 }
 
-static int mps_read_folio(struct file *file, struct folio *folio)
+/*
+ * Fetch @nr folios that follow each other in the file with one transfer:
+ * the transport keeps its window of frames full instead of paying a round
+ * trip per page. They are locked; each is unlocked, uptodate on success.
+ */
+static int mps_fetch(struct address_space *mapping, struct folio **folios,
+		     struct bio_vec *bv, unsigned int nr)
 {
-	struct mp_remote *r = mps_r(folio->mapping);
-	void *p = kmap_local_folio(folio, 0);
-	int ret = r ? mp_remote_io(r, folio_pos(folio), p, PAGE_SIZE, false) :
-		  -EIO;
+	struct mp_remote *r = mps_r(mapping);
+	struct iov_iter it;
+	size_t len = 0;
+	unsigned int i;
+	int ret;
 
-	kunmap_local(p);
-	if (!ret)
-		folio_mark_uptodate(folio);
-	folio_unlock(folio);
+	for (i = 0; i < nr; i++) {
+		bv[i].bv_page = &folios[i]->page;
+		bv[i].bv_offset = 0;
+		bv[i].bv_len = folio_size(folios[i]);
+		len += bv[i].bv_len;
+	}
+	iov_iter_bvec(&it, ITER_DEST, bv, nr, len);
+	ret = r ? mp_remote_io(r, folio_pos(folios[0]), &it, false) : -EIO;
+	for (i = 0; i < nr; i++) {
+		if (!ret)
+			folio_mark_uptodate(folios[i]);
+		folio_unlock(folios[i]);
+	}
 	return ret;
 }
 
+static int mps_read_folio(struct file *file, struct folio *folio)
+{
+	struct bio_vec bv;
+
+	return mps_fetch(folio->mapping, &folio, &bv, 1);
+}
+
+/*
+ * Readahead, and so fault-around for mappings (filemap_fault() reads
+ * ahead around a miss): the pages of a window in batches of MPS_BATCH.
+ */
+static void mps_readahead(struct readahead_control *rac)
+{
+	struct folio *folios[MPS_BATCH];
+	struct bio_vec bv[MPS_BATCH];
+	struct folio *folio;
+	unsigned int nr = 0;
+
+	while ((folio = readahead_folio(rac))) {
+		folios[nr++] = folio;
+		if (nr == MPS_BATCH) {
+			mps_fetch(rac->mapping, folios, bv, nr);
+			nr = 0;
+		}
+	}
+	if (nr)
+		mps_fetch(rac->mapping, folios, bv, nr);
+}
+
+/*
+ * A batch of folios under writeback that follow each other in the file,
+ * written with one transfer (mps_writepages()).
+ */
+struct mps_wb {
+	struct folio *folios[MPS_BATCH];
+	struct bio_vec bv[MPS_BATCH];
+	unsigned int nr;
+	size_t len;
+};
+
+static void mps_wb_flush(struct address_space *mapping, struct mps_wb *wb)
+{
+	struct mp_remote *r = mps_r(mapping);
+	struct iov_iter it;
+	unsigned int i;
+	int ret;
+
+	if (!wb->nr)
+		return;
+	iov_iter_bvec(&it, ITER_SOURCE, wb->bv, wb->nr, wb->len);
+	ret = r ? mp_remote_io(r, folio_pos(wb->folios[0]), &it, true) : -EIO;
+	/* the data is lost: say so at the next msync/fsync/close */
+	if (ret)
+		mapping_set_error(mapping, ret);
+	for (i = 0; i < wb->nr; i++)
+		folio_end_writeback(wb->folios[i]);
+	wb->nr = 0;
+	wb->len = 0;
+}
+
+static int mps_wb_add(struct page *page, struct writeback_control *wbc,
+		      void *data)
+{
+	struct folio *folio = page_folio(page);
+	struct mps_wb *wb = data;
+
+	if (wb->nr && (wb->nr == MPS_BATCH ||
+		       folio_pos(wb->folios[wb->nr - 1]) + wb->bv[wb->nr - 1].bv_len !=
+		       folio_pos(folio)))
+		mps_wb_flush(folio->mapping, wb);
+	folio_start_writeback(folio);
+	folio_unlock(folio);
+	wb->folios[wb->nr] = folio;
+	wb->bv[wb->nr].bv_page = &folio->page;
+	wb->bv[wb->nr].bv_offset = 0;
+	wb->bv[wb->nr].bv_len = folio_size(folio);
+	wb->len += folio_size(folio);
+	wb->nr++;
+	return 0;
+}
+
+/* Writeback in batches of contiguous dirty pages, a transfer each. */
+static int mps_writepages(struct address_space *mapping,
+			  struct writeback_control *wbc)
+{
+	struct mps_wb *wb;
+	int ret;
+
+	wb = kmalloc(sizeof(*wb), GFP_NOFS);
+	if (!wb)
+		return generic_writepages(mapping, wbc);	/* page by page */
+	wb->nr = 0;
+	wb->len = 0;
+	ret = write_cache_pages(mapping, wbc, mps_wb_add, wb);
+	mps_wb_flush(mapping, wb);
+	kfree(wb);
+	return ret;
+}
+
+/* Reclaim writes one page: no batch, little stack. */
 static int mps_writepage(struct page *page, struct writeback_control *wbc)
 {
 	struct folio *folio = page_folio(page);
 	struct address_space *mapping = folio->mapping;
 	struct mp_remote *r = mps_r(mapping);
-	void *p;
+	struct bio_vec bv = {
+		.bv_page = page, .bv_offset = 0, .bv_len = folio_size(folio),
+	};
+	struct iov_iter it;
 	int ret;
 
 	folio_start_writeback(folio);
 	folio_unlock(folio);
-	p = kmap_local_folio(folio, 0);
-	ret = r ? mp_remote_io(r, folio_pos(folio), p, PAGE_SIZE, true) : -EIO;
-	kunmap_local(p);
+	iov_iter_bvec(&it, ITER_SOURCE, &bv, 1, bv.bv_len);
+	ret = r ? mp_remote_io(r, folio_pos(folio), &it, true) : -EIO;
 	/* the data is lost: say so at the next msync/fsync/close */
 	if (ret)
 		mapping_set_error(mapping, ret);
@@ -111,7 +236,9 @@ static int mps_writepage(struct page *page, struct writeback_control *wbc)
 
 static const struct address_space_operations mps_aops = {
 	.read_folio	= mps_read_folio,
+	.readahead	= mps_readahead,
 	.writepage	= mps_writepage,
+	.writepages	= mps_writepages,
 	.dirty_folio	= filemap_dirty_folio,
 };
 
@@ -195,8 +322,8 @@ static ssize_t mps_rw(struct file *file, char __user *ubuf, size_t len,
 	struct mps_dev *m = file->private_data;
 	struct mp_remote *r = m->r;
 	loff_t pos = *ppos;
+	struct mp_pinned p;
 	size_t done = 0, n;
-	void *buf;
 	int ret = 0;
 
 	if (pos < 0)
@@ -204,27 +331,19 @@ static ssize_t mps_rw(struct file *file, char __user *ubuf, size_t len,
 	if (pos >= r->size || !len)
 		return write && len ? -ENOSPC : 0;
 	len = min_t(u64, len, r->size - pos);
-	buf = kvmalloc(min_t(size_t, len, MPS_BOUNCE), GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
 	while (done < len) {
-		n = min_t(size_t, len - done, MPS_BOUNCE);
-		if (write && copy_from_user(buf, ubuf + done, n)) {
-			ret = -EFAULT;
-			break;
-		}
-		ret = mp_remote_io(r, pos + done, buf, n, write);
+		n = min_t(size_t, len - done, MPS_CHUNK);
+		ret = mp_pin_user(&p, ubuf + done, n, !write);
 		if (ret)
 			break;
-		if (!write && copy_to_user(ubuf + done, buf, n)) {
-			ret = -EFAULT;
+		ret = mp_remote_io(r, pos + done, &p.iter, write);
+		mp_unpin(&p);
+		if (ret)
 			break;
-		}
 		done += n;
 		if (fatal_signal_pending(current))
 			break;
 	}
-	kvfree(buf);
 	*ppos = pos + done;
 	return done ? done : ret;
 }

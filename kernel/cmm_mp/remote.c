@@ -12,10 +12,12 @@
  * onlined again (segment numbers may have moved). Each mapping holds a
  * module reference, as a segment online as System RAM does.
  *
- * mp_remote_io() moves bytes: to the local device with mp_local_read()/
- * mp_local_write() (a segment of our own device, mapped as dax or blk),
- * to another device through the backend, which splits transfers into
- * frames, each applied atomically by the backing device.
+ * mp_remote_io() moves bytes between a kernel iterator (the caller's
+ * pages: no bounce buffer) and the segment: to the local device with
+ * mp_local_read_iter()/mp_local_write_iter() (a segment of our own device,
+ * mapped as dax or blk), to another device through the backend, which
+ * splits transfers into frames, each applied atomically by the backing
+ * device, and copies each frame's bytes straight to or from the iterator.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +25,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
+#include <linux/uio.h>
 
 #include "cmm_mp.h"
 #include "backend.h"
@@ -95,32 +98,39 @@ static int mp_remote_err(int ret)
 	}
 }
 
-int mp_remote_io(struct mp_remote *r, u64 pos, void *buf, size_t len,
+int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 		 bool write)
 {
 	struct mp_dev *d = r->d;
 	bool local = r->devid == READ_ONCE(d->id);
+	size_t len = iov_iter_count(iter);
 	size_t done, n, step = local ? PAGE_SIZE : MP_REMOTE_CHUNK;
+	struct iov_iter it;
 	u64 off;
 	int ret = 0;
 
 	if (pos > r->size || len > r->size - pos)
+		return -EINVAL;
+	if (user_backed_iter(iter))
 		return -EINVAL;
 	for (done = 0; done < len && !ret; done += n) {
 		if (READ_ONCE(r->stale))
 			return -EIO;
 		n = min(len - done, step);
 		off = r->dev_off + pos + done;
+		it = *iter;
+		iov_iter_truncate(&it, n);
 		if (local && write)
-			ret = mp_local_write(READ_ONCE(d->chip_id), off,
-					     buf + done, n);
+			ret = mp_local_write_iter(READ_ONCE(d->chip_id), off,
+						  &it);
 		else if (local)
-			ret = mp_local_read(READ_ONCE(d->chip_id), off,
-					    buf + done, n);
+			ret = mp_local_read_iter(READ_ONCE(d->chip_id), off,
+						 &it);
 		else if (write)
-			ret = mp_backend_write(r->devid, off, buf + done, n);
+			ret = mp_backend_write(r->devid, off, &it);
 		else
-			ret = mp_backend_read(r->devid, off, buf + done, n);
+			ret = mp_backend_read(r->devid, off, &it);
+		iov_iter_advance(iter, n);
 		cond_resched();
 	}
 	return mp_remote_err(ret);

@@ -17,6 +17,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+struct iov_iter;
 struct mp_dev;
 struct mps_dev;
 struct mpb_dev;
@@ -75,13 +76,15 @@ int mp_remote_open(struct mp_remote *r);
 void mp_remote_close(struct mp_remote *r);
 
 /*
- * mp_remote_io() - read or write @len bytes at byte @pos of segment @r;
- * sleeps. Any length: the backend splits into frames (each frame atomic
- * at the backing device). Return: 0, -EINVAL beyond the segment, -EIO
- * when the pool re-formed or the backing device is lost, -EACCES refused
- * by the backing device, or the backend's error.
+ * mp_remote_io() - read or write iov_iter_count(@iter) bytes at byte @pos
+ * of segment @r; sleeps. @iter is a kernel iterator (kvec or bvec: the
+ * transport copies from its receive path), advanced past the bytes
+ * handled. Any length: the backend splits into frames (each frame atomic
+ * at the backing device). Return: 0, -EINVAL beyond the segment or for a
+ * user-space iterator, -EIO when the pool re-formed or the backing device
+ * is lost, -EACCES refused by the backing device, or the backend's error.
  */
-int mp_remote_io(struct mp_remote *r, u64 pos, void *buf, size_t len,
+int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 		 bool write);
 
 /* mps.c: /dev/mps<N>; 0 or -errno. */

@@ -249,8 +249,10 @@ static void mpe_disc_work(struct work_struct *w)
 	struct mp_dmember *proxy = dc->proxy;
 	struct mpe *m = dc->m;
 	struct mp_disc_tx tx = { 0 };
+	u8 bcast[ETH_ALEN];
 	u32 i;
 
+	eth_broadcast_addr(bcast);
 	spin_lock_bh(&dc->lock);
 	mp_disc_tick(&dc->d, ktime_get_ns(), dc->out, ARRAY_SIZE(dc->out),
 		     proxy, ARRAY_SIZE(dc->proxy), &tx);
@@ -263,12 +265,12 @@ static void mpe_disc_work(struct work_struct *w)
 	if (tx.close)
 		mpe_disc_close(m, tx.round, tx.why);
 	if (tx.send) {
-		mpe_disc_send(m, tx.op, m->ndev->broadcast, &tx.self, tx.round,
+		mpe_disc_send(m, tx.op, bcast, &tx.self, tx.round,
 			      tx.dev_count, GFP_KERNEL);
 		for (i = 0; i < tx.nr_proxy; i++)
-			mpe_disc_send(m, MP_ETH_OP_DISCOVER_ACK,
-				      m->ndev->broadcast, &proxy[i], tx.round,
-				      tx.dev_count, GFP_KERNEL);
+			mpe_disc_send(m, MP_ETH_OP_DISCOVER_ACK, bcast,
+				      &proxy[i], tx.round, tx.dev_count,
+				      GFP_KERNEL);
 	}
 	for (i = 0; i < tx.nr_probe; i++)
 		mpe_disc_send(m, MP_ETH_OP_DISCOVER, proxy[i].mac, &tx.self,

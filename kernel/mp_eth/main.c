@@ -54,9 +54,9 @@ static uint mtu;
 module_param(mtu, uint, 0444);
 MODULE_PARM_DESC(mtu, "largest L2 payload to use (default 0: the port's MTU)");
 
-static uint entries = MP_RIFT_DEFAULT_ENTRIES;
+static uint entries = MP_RIFT_WINDOW;
 module_param(entries, uint, 0444);
-MODULE_PARM_DESC(entries, "RIFT entries (default 256)");
+MODULE_PARM_DESC(entries, "RIFT entries per destination, at most its window of 64 (default 64)");
 
 static uint rto_initial_us = MP_RIFT_RTO_INITIAL / NSEC_PER_USEC;
 module_param(rto_initial_us, uint, 0444);
@@ -82,7 +82,7 @@ MODULE_PARM_DESC(probe_interval_ms, "unreachable peer: one probe request this of
 
 static uint poll_us;
 module_param(poll_us, uint, 0444);
-MODULE_PARM_DESC(poll_us, "a one-frame request busy-polls this long for its response before sleeping (default 0)");
+MODULE_PARM_DESC(poll_us, "a transfer busy-polls for its responses until none came for this long, then sleeps (default 0: sleep at once; benchmarks: 2000)");
 
 static uint disc_interval_ms = 200;
 module_param(disc_interval_ms, uint, 0444);
@@ -122,7 +122,7 @@ u32 mpe_rx_payload(struct mpe *m)
  */
 u32 mpe_max_payload(struct mpe *m)
 {
-	u32 l2 = READ_ONCE(m->ndev->mtu), pool;
+	u32 l2 = READ_ONCE(m->port_mtu), pool;
 
 	rcu_read_lock();
 	pool = rcu_dereference(m->memb)->mtu;
@@ -141,6 +141,7 @@ static void mpe_update_mtu(struct mpe *m)
 {
 	u32 l2 = m->ndev->mtu;
 
+	WRITE_ONCE(m->port_mtu, l2);
 	WRITE_ONCE(m->rx_payload, l2 > MP_ETH_HDR_LEN ? l2 - MP_ETH_HDR_LEN : 1);
 }
 
@@ -316,18 +317,16 @@ static void mpe_memb_chips(struct mpe *m)
 	mb->chip[m->cfg.devid] = mp_pool_chip_id(m->ndev->dev_addr);
 }
 
-static int mpe_backend_read(void *priv, u16 dst, u64 offset, void *buf,
-			    u32 len)
+static int mpe_backend_read(void *priv, u16 dst, u64 offset,
+			    struct iov_iter *to)
 {
-	return mpe_xfer(priv, MP_ETH_OP_READ_REQ, dst, offset, buf, len);
+	return mpe_xfer(priv, MP_ETH_OP_READ_REQ, dst, offset, to);
 }
 
 static int mpe_backend_write(void *priv, u16 dst, u64 offset,
-			     const void *buf, u32 len)
+			     struct iov_iter *from)
 {
-	/* the transport only reads from buf for a write */
-	return mpe_xfer(priv, MP_ETH_OP_WRITE_REQ, dst, offset, (void *)buf,
-			len);
+	return mpe_xfer(priv, MP_ETH_OP_WRITE_REQ, dst, offset, from);
 }
 
 /* Ownership: an OWN_REQ to @dst (uapi mp_eth.h). */
@@ -335,13 +334,16 @@ static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
 			   u32 *sharers)
 {
 	u8 buf[MP_ETH_OWN_LEN];
+	struct kvec kv = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct iov_iter it;
 	int status, ret;
 	u16 o;
 
 	*owner = CMM_MP_NONE;
 	*sharers = 0;
+	iov_iter_kvec(&it, ITER_DEST, &kv, 1, sizeof(buf));
 	ret = mpe_xfer(priv, MP_ETH_OP_OWN_REQ, dst, MP_ETH_OWN_OFF(cmd, seg),
-		       buf, sizeof(buf));
+		       &it);
 	if (ret)
 		return ret;
 	status = (int)get_unaligned_be32(buf);
@@ -386,17 +388,39 @@ static const struct mp_backend_ops mpe_backend_ops = {
 	.own		= mpe_backend_own,
 };
 
+/*
+ * Called under RTNL: let go of the port, for good. The receive handlers
+ * go first; senders test port_gone under RCU (tx.c), so once a grace
+ * period has passed nobody touches the port any more and its reference
+ * can be dropped: unregistering it (ip link del, a hot-unplugged device)
+ * completes instead of waiting for mp_eth to be unloaded. Requests in
+ * flight time out; discovery loses every member.
+ */
+static void mpe_port_release(struct mpe *m)
+{
+	ASSERT_RTNL();
+	mpe_rx_stop(m);
+	WRITE_ONCE(m->port_gone, true);
+	synchronize_net();
+	netdev_put(m->ndev, &m->ndev_tracker);
+}
+
 static int mpe_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct mpe *m = container_of(nb, struct mpe, nb);
 
-	if (dev != m->ndev)
+	if (dev != m->ndev || READ_ONCE(m->port_gone))
 		return NOTIFY_DONE;
+	if (event == NETDEV_UNREGISTER) {
+		pr_warn("%s: the port goes away: the transport stops (frames are neither sent nor received; unload mp_eth)\n",
+			dev->name);
+		mpe_port_release(m);
+		return NOTIFY_DONE;
+	}
 	/*
-	 * The module holds a reference on the port: it cannot be
-	 * unregistered before mp_eth is unloaded. Its MTU must not change
+	 * Its MTU must not change
 	 * under the pool either: peers size their frames by what it was when
 	 * the pool formed (a smaller one would drop their frames, a larger
 	 * one they do not know about), so the change is refused.
@@ -463,10 +487,20 @@ static int __init mpe_init(void)
 	mpe_responder_init(m);
 
 	m->nb.notifier_call = mpe_netdev_event;
-	ret = register_netdevice_notifier(&m->nb);
-	if (ret)
-		goto err_requester;
+	/* the handlers are in place before the notifier may remove them */
 	mpe_rx_start(m);
+	ret = register_netdevice_notifier(&m->nb);
+	if (ret) {
+		mpe_rx_stop(m);
+		goto err_requester;
+	}
+	/* a port unregistered before the notifier was there: give up */
+	rtnl_lock();
+	if (m->ndev->reg_state != NETREG_REGISTERED)
+		ret = -ENODEV;
+	rtnl_unlock();
+	if (ret)
+		goto err_rx;
 	ret = mp_backend_register(&mpe_backend_ops, m);
 	if (ret) {
 		pr_err("cannot register as the pool device's backend: %d\n", ret);
@@ -498,12 +532,16 @@ err_testdev:
 err_backend:
 	mp_backend_unregister(&mpe_backend_ops);
 err_rx:
-	mpe_rx_stop(m);
+	rtnl_lock();
+	if (!m->port_gone)
+		mpe_port_release(m);
+	rtnl_unlock();
 	unregister_netdevice_notifier(&m->nb);
 err_requester:
 	mpe_requester_exit(m);
 err_put:
-	netdev_put(m->ndev, &m->ndev_tracker);
+	if (!m->port_gone)
+		netdev_put(m->ndev, &m->ndev_tracker);
 err_free:
 	kfree(rcu_access_pointer(m->memb));
 	kfree(m);
@@ -519,10 +557,12 @@ static void __exit mpe_exit(void)
 	/* no more rounds: the pool view goes back to the local device */
 	mpe_disc_stop(m);
 	mp_backend_unregister(&mpe_backend_ops);
-	mpe_rx_stop(m);
+	rtnl_lock();
+	if (!m->port_gone)
+		mpe_port_release(m);
+	rtnl_unlock();
 	unregister_netdevice_notifier(&m->nb);
 	mpe_requester_exit(m);
-	netdev_put(m->ndev, &m->ndev_tracker);
 	mpe_auth_exit(m);
 	kfree(m->disc);
 	kfree(rcu_access_pointer(m->memb));

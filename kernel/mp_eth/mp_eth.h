@@ -7,17 +7,20 @@
  *    generation) is read under RCU and replaced whole under memb_mutex
  *    (discovery.c); the data path only runs while it says "running";
  *  - mpe_disc.lock: discovery's member tables (discovery.c);
- *  - rift_lock: the RIFT, every struct mpe_xfer's counters, the requester
- *    counters (mpe_peer.rq) and the retransmission timer;
+ *  - mpe_rq.lock (one per destination): its RIFT, the counters of the
+ *    transfers to it (struct mpe_xfer), its requester counters and its
+ *    retransmission timer;
  *  - mpe_peer.lock: that peer's receive window and responder counters;
- *  - the pool device's mem_lock (cmm_mp) around each memcpy of a frame.
- * rift_lock and the peer locks are never held together. They are taken
- * with _bh from process context; receive and the timer run in softirq.
+ *  - the pool device's mem_lock (cmm_mp) around each copy of a frame.
+ * No two of them are held together, except mem_lock inside a peer lock
+ * (the responder). They are taken with _bh from process context;
+ * receive and the timers run in softirq.
  */
 #ifndef _MP_ETH_H
 #define _MP_ETH_H
 
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
@@ -27,6 +30,7 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uio.h>
 #include <linux/wait.h>
 
 #include "mp_frame.h"
@@ -48,10 +52,11 @@
  * @gen: pool membership generation
  * @start_sn: first sequence number towards every peer
  * @mtu: L2 payload limit (0: the port's MTU)
- * @entries: RIFT size
+ * @entries: RIFT size per destination (at most its window, 64)
  * @rift: timeouts and retries
  * @gap_timeout: responder hole timeout, above mp_rift_fail_time()
- * @poll_ns: a one-frame transfer busy-polls this long before sleeping
+ * @poll_ns: a transfer busy-polls for its responses until none came for
+ *	this long, then sleeps (0: sleeps at once)
  * @discovery: no static table (@mac, @devid, @nr_devs, @gen unused):
  *	discovery finds the members (discovery.c)
  * @disc_interval: a discovery round broadcasts DISCOVER this often
@@ -170,12 +175,56 @@ struct mpe_drops {
 	atomic64_t replayed;
 };
 
+/**
+ * struct mpe_dp - what the data path costs (/sys/class/misc/mp_eth/datapath/)
+ * @frames_tx: frames handed to the port (data and control)
+ * @frames_rx: frames received (before any check)
+ * @copied_bytes: bytes this host copied on the data path: between the
+ *	caller's memory and frames (requester), between frames and the
+ *	DRAM (responder), and to make received frames linear
+ * @payload_bytes: bytes of the transfers this host finished (requester)
+ *
+ * copied_bytes / payload_bytes over both ends of a transfer is the number
+ * of copies each byte costs.
+ */
+struct mpe_dp {
+	atomic64_t frames_tx;
+	atomic64_t frames_rx;
+	atomic64_t copied_bytes;
+	atomic64_t payload_bytes;
+};
+
+/**
+ * struct mpe_rq - the requester's state towards one destination
+ * @lock: everything here and the transfers to this destination
+ * @m: the transport
+ * @rift: the RIFT of this destination (only its slot of the destination's
+ *	device id is used)
+ * @ent: its entries
+ * @rpeer: its destination slots, 0 .. the destination's device id
+ * @timer: retransmissions and timeouts, at @rift's earliest deadline
+ * @credit: bumped by every finished request
+ * @wq: issuers waiting for room in @rift (a change of @credit)
+ * @st: requester counters
+ */
+struct mpe_rq {
+	spinlock_t lock;		/* everything here */
+	struct mpe *m;
+	struct mp_rift rift;
+	struct mp_rift_entry *ent;
+	struct mp_rift_peer *rpeer;
+	struct hrtimer timer;
+	u64 credit;
+	wait_queue_head_t wq;
+	struct mp_peer_stats st;
+};
+
 struct mpe_peer {
 	spinlock_t lock;		/* win, rs */
 	struct mp_window win;
 	u64 win_skipped;		/* win.skipped already counted */
 	struct mp_peer_stats rs;	/* responder side */
-	struct mp_peer_stats rq;	/* requester side, under rift_lock */
+	struct mpe_rq req;		/* requester side, under req.lock */
 };
 
 struct mpe {
@@ -183,8 +232,10 @@ struct mpe {
 	struct mpe_memb __rcu *memb;	/* replaced under memb_mutex */
 	struct mutex memb_mutex;	/* serializes membership changes */
 	struct mpe_disc *disc;		/* NULL with a static table */
-	struct net_device *ndev;
+	struct net_device *ndev;	/* valid while !port_gone, under RCU */
 	netdevice_tracker ndev_tracker;
+	bool port_gone;			/* unregistered: ndev let go */
+	u32 port_mtu;			/* READ_ONCE: ndev's MTU */
 	struct packet_type pt_data;
 	struct packet_type pt_ctrl;
 	struct notifier_block nb;
@@ -200,6 +251,9 @@ struct mpe {
 
 	atomic64_t dropped;		/* frames that match no peer */
 	struct mpe_drops drops;		/* why frames were dropped */
+	struct mpe_dp dp;		/* data path costs */
+	struct sk_buff_head txd;	/* responses of this receive pass */
+	struct tasklet_struct txd_tasklet;	/* sends them */
 	struct mpe_keys __rcu *keys;	/* NULL: no pool key */
 	struct mutex key_mutex;		/* serializes key changes */
 	atomic64_t stamp;		/* of the last tagged frame sent */
@@ -210,16 +264,19 @@ struct mpe {
 
 /*
  * One transfer of the caller: the context of its RIFT entries. Fields
- * below op..buf are written under rift_lock.
+ * below op..iter are written under the destination's mpe_rq.lock.
  */
 struct mpe_xfer {
 	u8 op;				/* MP_ETH_OP_READ_REQ / WRITE_REQ */
 	u16 dst;
 	u64 offset;
 	u32 len;
-	u8 *buf;
+	const struct iov_iter *iter;	/* the caller's bytes, at offset */
+	struct iov_iter cur;		/* a copy of it, at cur_off */
+	u64 cur_off;
 	u32 outstanding;		/* frames in flight */
 	int error;			/* first error */
+	wait_queue_head_t wq;		/* the issuer, until outstanding is 0 */
 };
 
 /* main.c */
@@ -232,6 +289,13 @@ void mpe_memb_get(struct mpe *m, struct mpe_memb *out);
 /* tx.c */
 struct sk_buff *mpe_frame_alloc(struct mpe *m, u32 payload, gfp_t gfp);
 u8 *mpe_frame_payload(struct sk_buff *skb);
+int mpe_frame_prep(struct mpe *m, struct sk_buff *skb,
+		   const struct mp_frame *f, const u8 *dst_mac);
+unsigned int mpe_xmit(struct mpe *m, struct sk_buff_head *q);
+void mpe_frame_defer(struct mpe *m, struct sk_buff *skb,
+		     const struct mp_frame *f);
+void mpe_tx_start(struct mpe *m);
+void mpe_tx_stop(struct mpe *m);
 int mpe_frame_send(struct mpe *m, struct sk_buff *skb,
 		   const struct mp_frame *f);
 int mpe_frame_send_to(struct mpe *m, struct sk_buff *skb,
@@ -243,8 +307,9 @@ void mpe_rx_stop(struct mpe *m);
 
 /* requester.c */
 int mpe_requester_init(struct mpe *m);
+u32 mpe_rift_entries(struct mpe *m);
 void mpe_requester_exit(struct mpe *m);
-int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len);
+int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);
 void mpe_transport_reset(struct mpe *m, int err);

@@ -4,14 +4,24 @@
  * retransmission timer.
  *
  * mpe_xfer() cuts a transfer into frames of at most max_payload bytes and
- * keeps as many in flight as the RIFT allows (64 sequence numbers past the
- * cumulative ack per destination, 256 entries in all by default); every
- * finished frame bumps m->credit and wakes the issuers. A soft hrtimer runs
- * mp_rift_poll() at the earliest deadline: due frames are sent again with
- * F_RETX (timeouts measured from the round trip), frames past their
- * failure budget fail their transfer with -ETIMEDOUT. A
- * transfer returns once none of its frames is in flight, so its buffer is
- * never touched afterwards.
+ * keeps as many in flight as the destination's RIFT allows (64 sequence
+ * numbers past its cumulative ack; each destination has a RIFT, a lock
+ * and a timer of its own, so requests to different devices share no
+ * lock), sent in
+ * batches of up to MPE_TX_BATCH (one doorbell each, tx.c). The caller's
+ * data is a kernel iterator: a write's bytes are copied from it straight
+ * into each frame, a read's from each response straight into it, in the
+ * receive path (skb_copy_datagram_iter(): the response need not be
+ * linear), so every byte is copied once on this side. A finished frame
+ * wakes only its own issuer, and only when its transfer is complete; a
+ * finished frame's credit wakes issuers that wait for room in its RIFT,
+ * if any. Issuers poll for poll_us since the last frame that finished
+ * before they sleep, whatever the length of their transfer. A soft
+ * hrtimer runs mp_rift_poll() at the earliest deadline: due frames are
+ * sent again with F_RETX (timeouts measured from the round trip), frames
+ * past their failure budget fail their transfer with -ETIMEDOUT. A
+ * transfer returns once none of its frames is in flight, so its iterator
+ * is never touched afterwards.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +29,7 @@
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/uio.h>
 
 #include "mp_eth.h"
 #include "mp_eth_trace.h"
@@ -26,8 +37,37 @@
 
 /* Timer slack: expiries this close together are handled in one run. */
 #define MPE_TIMER_SLACK_NS	(1 * NSEC_PER_MSEC)
+/* Frames handed to the port at once by an issuer. */
+#define MPE_TX_BATCH		16
 
-static void mpe_header(struct mpe *m, const struct mp_rift_entry *e,
+/*
+ * Called with q->lock held: a copy of the transfer's iterator at byte
+ * @offset of the device. Responses come mostly in order, so the cursor
+ * moves on from where the last one left it instead of walking the
+ * caller's bio_vecs from the start for every frame.
+ */
+static void mpe_xfer_iter(struct mpe_xfer *x, u64 offset, struct iov_iter *it)
+{
+	if (offset < x->cur_off) {
+		x->cur = *x->iter;
+		x->cur_off = x->offset;
+	}
+	iov_iter_advance(&x->cur, offset - x->cur_off);
+	x->cur_off = offset;
+	*it = x->cur;
+}
+
+/* Fill the payload of write frame @skb with the caller's bytes. */
+static int mpe_fill(struct mpe *m, struct sk_buff *skb, struct iov_iter *from,
+		    u32 len)
+{
+	if (copy_from_iter(mpe_frame_payload(skb), len, from) != len)
+		return -EFAULT;
+	atomic64_add(len, &m->dp.copied_bytes);
+	return 0;
+}
+
+static void mpe_header(struct mpe_rq *q, const struct mp_rift_entry *e,
 		       bool retx, struct mp_frame *f)
 {
 	const struct mpe_memb *mb;
@@ -36,63 +76,78 @@ static void mpe_header(struct mpe *m, const struct mp_rift_entry *e,
 	f->op = e->op;
 	f->flags = MP_ETH_F_ACK | (retx ? MP_ETH_F_RETX : 0);
 	rcu_read_lock();
-	mb = rcu_dereference(m->memb);
+	mb = rcu_dereference(q->m->memb);
 	f->src = mb->devid;
 	f->gen = mb->gen;
 	rcu_read_unlock();
 	f->dst = e->dst;
 	f->sn = e->sn;
 	f->tag = e->tag;
-	f->ack = mp_rift_ack(&m->rift, e->dst);
+	f->ack = mp_rift_ack(&q->rift, e->dst);
 	f->offset = e->offset;
 	f->len = e->len;
 	f->bind = e->nonce;
 }
 
-/* Called with rift_lock held: (re)arm the timer for the earliest deadline. */
-static void mpe_timer_arm(struct mpe *m)
+/* Called with q->lock held: (re)arm the timer for the earliest deadline. */
+static void mpe_timer_arm(struct mpe_rq *q)
 {
 	u64 deadline;
 
-	if (!mp_rift_next_deadline(&m->rift, &deadline))
+	if (!mp_rift_next_deadline(&q->rift, &deadline))
 		return;
-	if (hrtimer_is_queued(&m->timer) &&
-	    ktime_to_ns(hrtimer_get_softexpires(&m->timer)) <= deadline)
+	if (hrtimer_is_queued(&q->timer) &&
+	    ktime_to_ns(hrtimer_get_softexpires(&q->timer)) <= deadline)
 		return;
-	hrtimer_start_range_ns(&m->timer, ns_to_ktime(deadline),
+	hrtimer_start_range_ns(&q->timer, ns_to_ktime(deadline),
 			       MPE_TIMER_SLACK_NS, HRTIMER_MODE_ABS_SOFT);
 }
 
-/* Called with rift_lock held: a frame of e->ctx is finished. */
-static void mpe_entry_done(struct mpe *m, struct mp_rift_entry *e, int err)
+/*
+ * Called with q->lock held: a frame of e->ctx is finished. Only the
+ * transfer's own issuer is woken, once its last frame finished; it takes
+ * q->lock before it returns, so x stays valid until the unlock.
+ */
+static void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e,
+			   int err)
 {
 	struct mpe_xfer *x = e->ctx;
 
 	if (err && !x->error)
 		x->error = err;
-	mp_rift_free(&m->rift, e);
-	m->credit++;
-	/* last access to x: the issuer may return as soon as it sees 0 */
+	mp_rift_free(&q->rift, e);
+	q->credit++;
 	WRITE_ONCE(x->outstanding, x->outstanding - 1);
-	wake_up_all(&m->wq);
+	if (!x->outstanding)
+		wake_up(&x->wq);
+	/* issuers waiting for room in the RIFT, if any */
+	if (wq_has_sleeper(&q->wq))
+		wake_up_all(&q->wq);
 }
 
-/* A retransmission, built under rift_lock while the transfer is alive. */
-static struct sk_buff *mpe_retx_frame(struct mpe *m, struct mp_rift_entry *e,
+/* A retransmission, built under q->lock while the transfer is alive. */
+static struct sk_buff *mpe_retx_frame(struct mpe_rq *q,
+				      struct mp_rift_entry *e,
 				      struct mp_frame *f)
 {
+	struct mpe *m = q->m;
 	struct mpe_xfer *x = e->ctx;
 	struct sk_buff *skb;
 	u32 payload = e->op == MP_ETH_OP_WRITE_REQ ? e->len : 0;
+	struct iov_iter it;
 
 	skb = mpe_frame_alloc(m, payload, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	if (payload)
-		memcpy(mpe_frame_payload(skb), x->buf + (e->offset - x->offset),
-		       payload);
-	mpe_header(m, e, true, f);
-	/* the header is encoded by mpe_frame_send() from the control block */
+	if (payload) {
+		mpe_xfer_iter(x, e->offset, &it);
+		if (mpe_fill(m, skb, &it, payload)) {
+			kfree_skb(skb);
+			return NULL;
+		}
+	}
+	mpe_header(q, e, true, f);
+	/* the header is encoded by mpe_frame_prep() from the control block */
 	BUILD_BUG_ON(sizeof(*f) > sizeof(skb->cb));
 	memcpy(skb->cb, f, sizeof(*f));
 	return skb;
@@ -100,8 +155,9 @@ static struct sk_buff *mpe_retx_frame(struct mpe *m, struct mp_rift_entry *e,
 
 static enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 {
-	struct mpe *m = container_of(t, struct mpe, timer);
-	struct sk_buff_head q;
+	struct mpe_rq *q = container_of(t, struct mpe_rq, timer);
+	struct mpe *m = q->m;
+	struct sk_buff_head rq, tx;
 	struct mp_rift_entry *e;
 	enum mp_rift_event ev;
 	unsigned int pos = 0;
@@ -109,83 +165,128 @@ static enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 	struct mp_frame f;
 	u64 now;
 
-	__skb_queue_head_init(&q);
-	spin_lock(&m->rift_lock);
+	__skb_queue_head_init(&rq);
+	__skb_queue_head_init(&tx);
+	spin_lock(&q->lock);
 	now = ktime_get_ns();
-	while ((ev = mp_rift_poll(&m->rift, now, &pos, &e)) != MP_RIFT_IDLE) {
-		struct mp_peer_stats *st = &m->peer[e->dst].rq;
+	while ((ev = mp_rift_poll(&q->rift, now, &pos, &e)) != MP_RIFT_IDLE) {
+		struct mp_peer_stats *st = &q->st;
 
 		if (ev == MP_RIFT_RETRANSMIT) {
 			st->retransmits++;
 			trace_mp_eth_retransmit(e, now);
-			skb = mpe_retx_frame(m, e, &f);
+			skb = mpe_retx_frame(q, e, &f);
 			if (skb) {
 				st->tx++;
-				__skb_queue_tail(&q, skb);
+				__skb_queue_tail(&rq, skb);
 			}
 			continue;
 		}
 		st->timeouts++;
 		trace_mp_eth_timeout(e, now);
-		mpe_entry_done(m, e, -ETIMEDOUT);
+		mpe_entry_done(q, e, -ETIMEDOUT);
 	}
-	mpe_timer_arm(m);
-	spin_unlock(&m->rift_lock);
+	mpe_timer_arm(q);
+	spin_unlock(&q->lock);
 
-	while ((skb = __skb_dequeue(&q))) {
+	while ((skb = __skb_dequeue(&rq))) {
 		memcpy(&f, skb->cb, sizeof(f));
-		mpe_frame_send(m, skb, &f);
+		if (!mpe_frame_prep(m, skb, &f, NULL))
+			__skb_queue_tail(&tx, skb);
 	}
+	mpe_xmit(m, &tx);
 	return HRTIMER_NORESTART;
 }
 
 /* Serve a transfer to our own device id from the local DRAM. */
-static int mpe_xfer_local(struct mpe *m, u64 self, u8 op, u64 offset, u8 *buf,
-			  u32 len)
+static int mpe_xfer_local(struct mpe *m, u64 self, u8 op, u64 offset,
+			  struct iov_iter *iter)
 {
-	u32 done, n, step = mpe_max_payload(m);
+	u32 done, n, step = mpe_max_payload(m), len = iov_iter_count(iter);
+	struct iov_iter cur = *iter, it;
 	int ret = 0;
 
 	for (done = 0; done < len && !ret; done += n) {
 		n = min(len - done, step);
+		it = cur;
+		iov_iter_truncate(&it, n);
+		iov_iter_advance(&cur, n);
 		if (op == MP_ETH_OP_READ_REQ)
-			ret = mp_local_read(self, offset + done, buf + done,
-					    n);
+			ret = mp_local_read_iter(self, offset + done, &it);
 		else
-			ret = mp_local_write(self, offset + done, buf + done,
-					     n);
+			ret = mp_local_write_iter(self, offset + done, &it);
 		cond_resched();
 	}
 	return ret;
 }
 
+/*
+ * Poll while the frames of @x finish, for up to poll_ns after the last one
+ * did, then let the caller sleep: a response that is due soon is taken
+ * without a wake-up, a stalled transfer costs at most poll_ns of CPU.
+ */
+static void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
+{
+	u32 seen = READ_ONCE(x->outstanding), v;
+	u64 last = ktime_get_ns(), now;
+
+	while ((v = READ_ONCE(x->outstanding)) && !need_resched()) {
+		now = ktime_get_ns();
+		if (v != seen) {
+			seen = v;
+			last = now;
+		} else if (now - last > m->cfg.poll_ns) {
+			return;
+		}
+		cpu_relax();
+	}
+}
+
+/* Wait until a frame to q->dst finished since @credit, polling first. */
+static void mpe_wait_credit(struct mpe_rq *q, u64 credit)
+{
+	u64 poll = q->m->cfg.poll_ns, end = ktime_get_ns() + poll;
+
+	while (poll && READ_ONCE(q->credit) == credit && !need_resched() &&
+	       ktime_get_ns() < end)
+		cpu_relax();
+	wait_event(q->wq, READ_ONCE(q->credit) != credit);
+}
+
 /**
- * mpe_xfer() - read or write @len bytes of device @dst's DRAM
+ * mpe_xfer() - read or write iov_iter_count(@iter) bytes of device @dst's DRAM
  * @m: the transport
- * @op: MP_ETH_OP_READ_REQ or MP_ETH_OP_WRITE_REQ
+ * @op: MP_ETH_OP_READ_REQ, MP_ETH_OP_WRITE_REQ or MP_ETH_OP_OWN_REQ
  * @dst: device id
  * @offset: in @dst's DRAM
- * @buf: kernel buffer
- * @len: bytes
+ * @iter: the caller's bytes, a kernel iterator (kvec or bvec: responses
+ *	are copied into it from the receive path) of at most U32_MAX bytes;
+ *	left where it was
  *
  * Sleeps. Each frame is applied atomically at the target; frames of one
  * transfer are not ordered among themselves.
  *
  * Return: 0 or the first error: -ETIMEDOUT (a frame ran out of retries),
- * -EHOSTUNREACH (the peer failed recently), a NAK's errno, -ENOMEM;
+ * -EHOSTUNREACH (the peer failed recently), a NAK's errno, -ENOMEM,
+ * -EINVAL (no bytes, a user-space iterator, a range that wraps);
  * with discovery also -EAGAIN (no pool formed: a round is running, or
  * chip ids conflict), -EIO at once for a device that was lost, and
  * -ENETRESET when a new round started while the transfer was in flight.
  */
-int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
+int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 {
+	size_t len = iov_iter_count(iter);
 	struct mpe_xfer x = {
-		.op = op, .dst = dst, .offset = offset, .len = len, .buf = buf,
+		.op = op, .dst = dst, .offset = offset, .len = len,
+		.iter = iter, .cur = *iter, .cur_off = offset,
 	};
 	struct sk_buff *skb = NULL;
 	const struct mpe_memb *mb;
 	struct mp_rift_entry *e;
+	struct sk_buff_head tx;
+	struct mpe_rq *q;
 	u32 issued = 0, chunk = 0, valid;
+	struct iov_iter src = *iter;
 	u16 self, nr_devs;
 	struct mp_frame f;
 	int ret, err = 0;
@@ -202,101 +303,113 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, void *buf, u32 len)
 	rcu_read_unlock();
 	if (!running)
 		return -EAGAIN;
-	if (dst >= nr_devs || !len || offset + len < offset)
+	if (dst >= nr_devs || !len || len > U32_MAX || offset + len < offset ||
+	    user_backed_iter(iter))
 		return -EINVAL;
 	if (dst == self && op == MP_ETH_OP_OWN_REQ)
 		return -EINVAL;	/* the pool device arbitrates its own */
 	if (dst == self)
-		return mpe_xfer_local(m, chip, op, offset, buf, len);
+		return mpe_xfer_local(m, chip, op, offset, iter);
+	q = &m->peer[dst].req;
 	if (!(valid & BIT(dst))) {
-		spin_lock_bh(&m->rift_lock);
-		m->peer[dst].rq.fast_fails++;
-		spin_unlock_bh(&m->rift_lock);
+		spin_lock_bh(&q->lock);
+		q->st.fast_fails++;
+		spin_unlock_bh(&q->lock);
 		return -EIO;
 	}
 
+	init_waitqueue_head(&x.wq);
+	__skb_queue_head_init(&tx);
 	while (issued < len) {
 		if (!skb) {
-			chunk = min(len - issued, mpe_max_payload(m));
+			chunk = min_t(u32, len - issued, mpe_max_payload(m));
 			skb = mpe_frame_alloc(m, op == MP_ETH_OP_WRITE_REQ ?
 					      chunk : 0, GFP_KERNEL);
 			if (!skb) {
 				err = -ENOMEM;
 				break;
 			}
-			if (op == MP_ETH_OP_WRITE_REQ)
-				memcpy(mpe_frame_payload(skb), x.buf + issued,
-				       chunk);
+			if (op == MP_ETH_OP_WRITE_REQ) {
+				err = mpe_fill(m, skb, &src, chunk);
+				if (err)
+					break;
+			}
 		}
 
-		spin_lock_bh(&m->rift_lock);
+		spin_lock_bh(&q->lock);
 		if (x.error) {
-			spin_unlock_bh(&m->rift_lock);
+			spin_unlock_bh(&q->lock);
 			break;
 		}
-		credit = m->credit;
-		ret = mp_rift_alloc(&m->rift, dst, ktime_get_ns(), &x, &e);
+		credit = q->credit;
+		ret = mp_rift_alloc(&q->rift, dst, ktime_get_ns(), &x, &e);
 		if (ret == -EAGAIN || ret == -ENOSPC) {
-			spin_unlock_bh(&m->rift_lock);
-			wait_event(m->wq, READ_ONCE(m->credit) != credit);
+			spin_unlock_bh(&q->lock);
+			/* what is built goes out before we wait for room */
+			mpe_xmit(m, &tx);
+			mpe_wait_credit(q, credit);
 			continue;
 		}
 		if (ret) {
 			if (ret == -EHOSTUNREACH)
-				m->peer[dst].rq.fast_fails++;
+				q->st.fast_fails++;
 			x.error = ret;
-			spin_unlock_bh(&m->rift_lock);
+			spin_unlock_bh(&q->lock);
 			break;
 		}
 		e->op = op;
 		e->offset = offset + issued;
 		e->len = chunk;
 		e->nonce = get_random_u32();
-		mpe_header(m, e, false, &f);
+		mpe_header(q, e, false, &f);
 		x.outstanding++;
-		m->peer[dst].rq.tx++;
-		mpe_timer_arm(m);
-		spin_unlock_bh(&m->rift_lock);
+		q->st.tx++;
+		mpe_timer_arm(q);
+		spin_unlock_bh(&q->lock);
 
-		mpe_frame_send(m, skb, &f);
+		/* a frame that cannot go out is lost: retransmitted */
+		if (!mpe_frame_prep(m, skb, &f, NULL))
+			__skb_queue_tail(&tx, skb);
 		skb = NULL;
 		issued += chunk;
+		if (skb_queue_len(&tx) >= MPE_TX_BATCH || issued == len)
+			mpe_xmit(m, &tx);
 	}
+	mpe_xmit(m, &tx);
 	kfree_skb(skb);
-	/* Latency: a short request may spin rather than sleep and be woken. */
-	if (m->cfg.poll_ns && len <= mpe_max_payload(m)) {
-		u64 end = ktime_get_ns() + m->cfg.poll_ns;
-
-		while (READ_ONCE(x.outstanding) && !need_resched() &&
-		       ktime_get_ns() < end)
-			cpu_relax();
-	}
+	/* Latency: rather spin for a response that is due than sleep. */
+	if (m->cfg.poll_ns)
+		mpe_poll_done(m, &x);
 	/* Bounded: every frame in flight finishes within mp_rift_fail_time(). */
-	wait_event(m->wq, READ_ONCE(x.outstanding) == 0);
+	wait_event(x.wq, READ_ONCE(x.outstanding) == 0);
 	/* pairs with the unlock after the last mpe_entry_done() */
-	spin_lock_bh(&m->rift_lock);
+	spin_lock_bh(&q->lock);
 	ret = x.error ? x.error : err;
-	spin_unlock_bh(&m->rift_lock);
+	spin_unlock_bh(&q->lock);
+	if (!ret && op != MP_ETH_OP_OWN_REQ)
+		atomic64_add(len, &m->dp.payload_bytes);
 	return ret;
 }
 
 /**
  * mpe_rx_response() - a response arrived: complete its frame
  * @m: the transport
- * @skb: linear, data at the transport header
+ * @skb: data at the transport header, which is linear (the payload need
+ *	not be)
  * @f: its decoded, validated header (src/dst/gen checked by the caller)
  */
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f)
 {
-	struct mp_peer_stats *st = &m->peer[f->src].rq;
+	struct mpe_rq *q = &m->peer[f->src].req;
+	struct mp_peer_stats *st = &q->st;
 	struct mp_rift_entry *e;
 	struct mpe_xfer *x;
 	int ret;
 
-	spin_lock(&m->rift_lock);
+	spin_lock(&q->lock);
 	st->rx++;
-	ret = mp_rift_match(&m->rift, f->tag, f->sn, f->src, &e);
+	ret = mp_rift_match(&q->rift, f->tag, f->sn, f->src, &e);
 	/*
 	 * Under a key the response must carry the nonce of the request in
 	 * flight: one captured in an earlier cycle of the SNs answers nothing
@@ -306,22 +419,26 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		st->stale_responses++;
 		goto out;
 	}
-	mp_rift_answered(&m->rift, e, ktime_get_ns(), f->flags & MP_ETH_F_RETX);
+	mp_rift_answered(&q->rift, e, ktime_get_ns(), f->flags & MP_ETH_F_RETX);
 	x = e->ctx;
 	if (f->op == MP_ETH_OP_NAK) {
 		st->naks++;
 		if (f->status == -EACCES)
 			st->refused++;
-		mpe_entry_done(m, e, mp_frame_nak_errno(f->status));
+		mpe_entry_done(q, e, mp_frame_nak_errno(f->status));
 		goto out;
 	}
-	if (f->op == MP_ETH_OP_READ_RESP || f->op == MP_ETH_OP_OWN_RESP)
-		memcpy(x->buf + (e->offset - x->offset),
-		       skb->data + MP_ETH_HDR_LEN, e->len);
-	mpe_entry_done(m, e, 0);
-	mpe_timer_arm(m);
+	if (f->op == MP_ETH_OP_READ_RESP || f->op == MP_ETH_OP_OWN_RESP) {
+		struct iov_iter it;
+
+		mpe_xfer_iter(x, e->offset, &it);
+		ret = skb_copy_datagram_iter(skb, MP_ETH_HDR_LEN, &it, e->len);
+		atomic64_add(e->len, &m->dp.copied_bytes);
+	}
+	mpe_entry_done(q, e, ret ? -EFAULT : 0);
+	mpe_timer_arm(q);
 out:
-	spin_unlock(&m->rift_lock);
+	spin_unlock(&q->lock);
 }
 
 /**
@@ -337,14 +454,18 @@ out:
 void mpe_transport_reset(struct mpe *m, int err)
 {
 	struct mp_rift_entry *e;
-	unsigned int pos = 0, i;
+	unsigned int pos, i;
 
-	spin_lock_bh(&m->rift_lock);
-	while ((e = mp_rift_next_busy(&m->rift, &pos)))
-		mpe_entry_done(m, e, err);
-	for (i = 0; i < MPE_MAX_DEVS; i++)
-		mp_rift_peer_reset(&m->rift, i, get_random_u16());
-	spin_unlock_bh(&m->rift_lock);
+	for (i = 0; i < MPE_MAX_DEVS; i++) {
+		struct mpe_rq *q = &m->peer[i].req;
+
+		pos = 0;
+		spin_lock_bh(&q->lock);
+		while ((e = mp_rift_next_busy(&q->rift, &pos)))
+			mpe_entry_done(q, e, err);
+		mp_rift_peer_reset(&q->rift, i, get_random_u16());
+		spin_unlock_bh(&q->lock);
+	}
 	for (i = 0; i < MPE_MAX_DEVS; i++) {
 		struct mpe_peer *p = &m->peer[i];
 
@@ -355,41 +476,68 @@ void mpe_transport_reset(struct mpe *m, int err)
 	}
 }
 
+/* Entries of each destination's RIFT: its window is all it can use. */
+u32 mpe_rift_entries(struct mpe *m)
+{
+	return min_t(u32, m->cfg.entries, MP_RIFT_WINDOW);
+}
+
+static void mpe_rq_free(struct mpe *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MPE_MAX_DEVS; i++) {
+		kfree(m->peer[i].req.ent);
+		kfree(m->peer[i].req.rpeer);
+	}
+}
+
+/*
+ * One RIFT per destination, each under its own lock with its own timer:
+ * nothing global on the path of a request. Only the RIFT's slot of its
+ * destination (the last of dst + 1) is used.
+ */
 int mpe_requester_init(struct mpe *m)
 {
-	unsigned int n = m->cfg.entries;
+	unsigned int n = mpe_rift_entries(m), i;
 	int ret;
 
-	spin_lock_init(&m->rift_lock);
-	init_waitqueue_head(&m->wq);
-	hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	m->timer.function = mpe_timer_fn;
-	m->ent = kvcalloc(n, sizeof(*m->ent), GFP_KERNEL);
-	/* every possible device: discovery may fill the whole table */
-	m->rpeer = kcalloc(MPE_MAX_DEVS, sizeof(*m->rpeer), GFP_KERNEL);
-	if (!m->ent || !m->rpeer) {
-		ret = -ENOMEM;
-		goto err;
+	for (i = 0; i < MPE_MAX_DEVS; i++) {
+		struct mpe_rq *q = &m->peer[i].req;
+
+		spin_lock_init(&q->lock);
+		init_waitqueue_head(&q->wq);
+		hrtimer_init(&q->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+		q->timer.function = mpe_timer_fn;
+		q->m = m;
+		q->ent = kcalloc(n, sizeof(*q->ent), GFP_KERNEL);
+		q->rpeer = kcalloc(i + 1, sizeof(*q->rpeer), GFP_KERNEL);
+		if (!q->ent || !q->rpeer) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		ret = mp_rift_init(&q->rift, &m->cfg.rift, q->ent, n, q->rpeer,
+				   i + 1, m->cfg.start_sn);
+		if (ret)
+			goto err;
 	}
-	ret = mp_rift_init(&m->rift, &m->cfg.rift, m->ent, n, m->rpeer,
-			   MPE_MAX_DEVS, m->cfg.start_sn);
-	if (ret)
-		goto err;
 	return 0;
 err:
-	kvfree(m->ent);
-	kfree(m->rpeer);
+	mpe_rq_free(m);
 	return ret;
 }
 
 /*
  * No transfer can be running (the test device and the backend slot are
- * gone): stop the timer and release the tables.
+ * gone): stop the timers and release the tables.
  */
 void mpe_requester_exit(struct mpe *m)
 {
-	hrtimer_cancel(&m->timer);
-	WARN_ON_ONCE(m->rift.nr_busy);
-	kvfree(m->ent);
-	kfree(m->rpeer);
+	unsigned int i;
+
+	for (i = 0; i < MPE_MAX_DEVS; i++) {
+		hrtimer_cancel(&m->peer[i].req.timer);
+		WARN_ON_ONCE(m->peer[i].req.rift.nr_busy);
+	}
+	mpe_rq_free(m);
 }

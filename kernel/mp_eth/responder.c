@@ -8,8 +8,9 @@
  * (DUP) is answered again from the cached status: a write is never applied
  * twice, an ownership command never arbitrated twice (its verdict is what
  * is cached); a read is read again (idempotent). BUSY, OLD and BEYOND are
- * dropped. The memcpy of each frame runs under the pool device's mem_lock
- * (mp_local_read()/mp_local_write()), so it is atomic.
+ * dropped. Each frame is copied once, between the frame and the DRAM,
+ * under the pool device's mem_lock (mp_local_read(), mp_local_access()),
+ * so it is atomic.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,6 +58,12 @@ static int mpe_own_exec(const struct mp_frame *f, u64 chip, bool execute,
 	return 0;
 }
 
+/* A write request's payload, straight from its (maybe paged) frame. */
+static int mpe_copy_from_frame(void *arg, void *dram, u32 len)
+{
+	return skb_copy_bits(arg, MP_ETH_HDR_LEN, dram, len);
+}
+
 /*
  * Execute request @f from chip @chip if @execute, else answer it from
  * *@cached (what its first execution left in the window's cache). Returns
@@ -72,10 +79,13 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
 	struct sk_buff *skb;
 
 	if (f->op == MP_ETH_OP_WRITE_REQ) {
-		if (execute)
-			*cached = mp_local_write(chip, f->offset,
-						 req->data + MP_ETH_HDR_LEN,
-						 f->len);
+		if (execute) {
+			*cached = mp_local_access(chip, f->offset, f->len, true,
+						  mpe_copy_from_frame,
+						  (void *)req);
+			if (!*cached)
+				atomic64_add(f->len, &m->dp.copied_bytes);
+		}
 		*status = *cached;
 		return mpe_frame_alloc(m, 0, GFP_ATOMIC);
 	}
@@ -90,6 +100,8 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
 			*cached = mp_local_read(chip, f->offset,
 						mpe_frame_payload(skb), f->len);
 		*status = *cached;
+		if (!*status)
+			atomic64_add(f->len, &m->dp.copied_bytes);
 	}
 	if (*status)
 		skb_trim(skb, MP_ETH_HDR_LEN);
@@ -99,7 +111,8 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
 /**
  * mpe_rx_request() - a request from peer @f->src arrived
  * @m: the transport
- * @skb: linear, data at the transport header
+ * @skb: data at the transport header, which is linear (the payload need
+ *	not be)
  * @f: its decoded, validated header (src/dst/gen checked by the caller)
  * @chip: the chip id of @f->src in the membership @f was checked against:
  *	the pool device serves the segments that chip holds
@@ -161,8 +174,9 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		p->rs.tx++;
 	spin_unlock(&p->lock);
 
+	/* with the other responses of this receive pass: one doorbell */
 	if (out)
-		mpe_frame_send(m, out, &r);
+		mpe_frame_defer(m, out, &r);
 }
 
 void mpe_responder_init(struct mpe *m)

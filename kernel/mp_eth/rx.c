@@ -5,7 +5,8 @@
  *
  * Everything off the wire is untrusted. A frame reaches a window or the
  * RIFT only if it was sent to us (not PACKET_OTHERHOST), decodes
- * (mp_frame_decode() on a linear skb), carries an opcode of its EtherType,
+ * (mp_frame_decode() on the linear header; a frame with a tag is made
+ * linear first, one without stays as the driver built it), carries an opcode of its EtherType,
  * names us as dst and a known peer as src, comes from that peer's MAC and
  * is of our generation, while the pool is formed (struct mpe_memb
  * running). Control frames go to discovery (discovery.c). Everything else
@@ -17,6 +18,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <asm/unaligned.h>
 
 #include "mp_eth.h"
 #include "mp_eth_trace.h"
@@ -76,6 +78,14 @@ static atomic64_t *mpe_data_check(struct mpe *m, const struct mpe_memb *mb,
 	return NULL;
 }
 
+/* Does the frame at skb->data (header linear) say it carries a tag? */
+static bool mpe_tagged(const struct sk_buff *skb)
+{
+	return get_unaligned_be16(skb->data +
+				  offsetof(struct mp_eth_hdr, flags)) &
+	       MP_ETH_F_AUTH;
+}
+
 static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 		   struct packet_type *pt, struct net_device *orig_dev)
 {
@@ -89,15 +99,29 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	if (skb->pkt_type == PACKET_OTHERHOST ||
 	    skb->pkt_type == PACKET_LOOPBACK)
 		goto drop;
+	atomic64_inc(&m->dp.frames_rx);
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
 		return NET_RX_DROP;
-	if (skb_linearize(skb))
-		goto drop;
+	/*
+	 * The header must be linear; the payload only where a tag covers
+	 * it (siphash() takes one buffer) and for discovery's parsers. Data
+	 * is copied out of the fragments where it goes, once.
+	 */
+	if (!pskb_may_pull(skb, MP_ETH_HDR_LEN))
+		goto malformed;
+	if ((ctrl || mpe_tagged(skb)) && skb_is_nonlinear(skb)) {
+		u32 n = skb->data_len;
+
+		if (skb_linearize(skb))
+			goto drop;
+		atomic64_add(n, &m->dp.copied_bytes);
+	}
 
 	/* receive handlers run under rcu_read_lock() */
 	mb = rcu_dereference(m->memb);
 	peer = mpe_peer_by_mac(mb, eth_hdr(skb)->h_source);
+	/* reads the header, and the trailer of a (linear) tagged frame */
 	if (mp_frame_decode(skb->data, skb->len, mpe_rx_payload(m), &f)) {
 		mpe_drop(m, peer, &m->drops.malformed);
 		goto drop;
@@ -136,6 +160,10 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 
+malformed:
+	mpe_drop(m, mpe_peer_by_mac(rcu_dereference(m->memb),
+				    eth_hdr(skb)->h_source),
+		 &m->drops.malformed);
 drop:
 	kfree_skb(skb);
 	return NET_RX_DROP;
@@ -149,6 +177,7 @@ int mpe_rx_start(struct mpe *m)
 	m->pt_data.af_packet_priv = m;
 	m->pt_ctrl = m->pt_data;
 	m->pt_ctrl.type = htons(m->cfg.etype_ctrl);
+	mpe_tx_start(m);
 	dev_add_pack(&m->pt_data);
 	dev_add_pack(&m->pt_ctrl);
 	return 0;
@@ -159,4 +188,5 @@ void mpe_rx_stop(struct mpe *m)
 {
 	__dev_remove_pack(&m->pt_ctrl);
 	dev_remove_pack(&m->pt_data);
+	mpe_tx_stop(m);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mp_eth: per-peer counters. The requester's half lives under rift_lock,
+ * mp_eth: per-peer counters. The requester's half lives under req.lock,
  * the responder's under the peer's window lock; a reader adds them up.
  */
 #include "mp_eth.h"
@@ -37,11 +37,11 @@ void mpe_peer_stats(struct mpe *m, u16 id, struct mp_peer_stats *st,
 	struct mpe_peer *p = &m->peer[id];
 
 	memset(st, 0, sizeof(*st));
-	spin_lock_bh(&m->rift_lock);
-	mpe_stats_add(st, &p->rq);
-	*inflight = m->rift.peer[id].inflight;
-	*reachable = !mp_rift_peer_unreachable(&m->rift, id);
-	spin_unlock_bh(&m->rift_lock);
+	spin_lock_bh(&p->req.lock);
+	mpe_stats_add(st, &p->req.st);
+	*inflight = p->req.rift.peer[id].inflight;
+	*reachable = !mp_rift_peer_unreachable(&p->req.rift, id);
+	spin_unlock_bh(&p->req.lock);
 	spin_lock_bh(&p->lock);
 	mpe_stats_add(st, &p->rs);
 	spin_unlock_bh(&p->lock);
@@ -50,10 +50,13 @@ void mpe_peer_stats(struct mpe *m, u16 id, struct mp_peer_stats *st,
 /* RIFT entries in use. */
 u32 mpe_inflight(struct mpe *m)
 {
-	u32 n;
+	unsigned int i;
+	u32 n = 0;
 
-	spin_lock_bh(&m->rift_lock);
-	n = m->rift.nr_busy;
-	spin_unlock_bh(&m->rift_lock);
+	for (i = 0; i < MPE_MAX_DEVS; i++) {
+		spin_lock_bh(&m->peer[i].req.lock);
+		n += m->peer[i].req.rift.nr_busy;
+		spin_unlock_bh(&m->peer[i].req.lock);
+	}
 	return n;
 }

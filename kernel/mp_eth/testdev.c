@@ -21,15 +21,16 @@
 
 #include "mp_eth.h"
 #include "../cmm_mp/backend.h"
+#include "../cmm_mp/pin.h"
 
 static struct mpe *mpe_test_m;
 
+/* The caller's buffer is pinned, not copied: the frames take its bytes. */
 static long mpe_ioc_xfer(struct mpe *m, void __user *arg)
 {
 	struct mpe_test_xfer x;
-	void __user *ubuf;
+	struct mp_pinned p;
 	u64 t0;
-	void *buf;
 	int ret;
 
 	if (copy_from_user(&x, arg, sizeof(x)))
@@ -37,28 +38,17 @@ static long mpe_ioc_xfer(struct mpe *m, void __user *arg)
 	if ((x.op != MPE_TEST_READ && x.op != MPE_TEST_WRITE) ||
 	    !x.len || x.len > MPE_TEST_MAX_XFER || x.dst > U16_MAX)
 		return -EINVAL;
-	ubuf = u64_to_user_ptr(x.buf);
-	buf = kvmalloc(x.len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	if (x.op == MPE_TEST_WRITE && copy_from_user(buf, ubuf, x.len)) {
-		ret = -EFAULT;
-		goto out;
-	}
+	ret = mp_pin_user(&p, u64_to_user_ptr(x.buf), x.len,
+			  x.op == MPE_TEST_READ);
+	if (ret)
+		return ret;
 	t0 = ktime_get_ns();
 	ret = mpe_xfer(m, x.op == MPE_TEST_READ ? MP_ETH_OP_READ_REQ :
-		       MP_ETH_OP_WRITE_REQ, x.dst, x.offset, buf, x.len);
+		       MP_ETH_OP_WRITE_REQ, x.dst, x.offset, &p.iter);
 	x.ns = ktime_get_ns() - t0;
-	if (ret)
-		goto out;
-	if (x.op == MPE_TEST_READ && copy_to_user(ubuf, buf, x.len)) {
+	mp_unpin(&p);
+	if (!ret && copy_to_user(arg, &x, sizeof(x)))
 		ret = -EFAULT;
-		goto out;
-	}
-	if (copy_to_user(arg, &x, sizeof(x)))
-		ret = -EFAULT;
-out:
-	kvfree(buf);
 	return ret;
 }
 
@@ -72,7 +62,7 @@ static long mpe_ioc_info(struct mpe *m, void __user *arg)
 	i.nr_devs = rcu_dereference(m->memb)->nr_devs;
 	rcu_read_unlock();
 	i.max_payload = mpe_max_payload(m);
-	i.rift_entries = m->cfg.entries;
+	i.rift_entries = mpe_rift_entries(m);
 	i.inflight = mpe_inflight(m);
 	i.start_sn = m->cfg.start_sn;
 	i.fail_ns = mp_rift_fail_time(&m->cfg.rift);
@@ -85,6 +75,7 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 {
 	struct mpe_test_peer p;
 	struct mp_peer_stats st;
+	struct mpe_rq *q;
 	bool reachable;
 	u32 inflight;
 	u16 nr;
@@ -99,14 +90,15 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 	mpe_peer_stats(m, p.id, &st, &inflight, &reachable);
 	p.reachable = reachable;
 	p.inflight = inflight;
-	spin_lock_bh(&m->rift_lock);
-	p.next_sn = m->rift.peer[p.id].next_sn;
-	p.ack = mp_rift_ack(&m->rift, p.id);
-	p.srtt = m->rift.peer[p.id].srtt;
-	p.rttvar = m->rift.peer[p.id].rttvar;
-	p.rtt_samples = m->rift.peer[p.id].samples;
-	p.rto = mp_rift_peer_rto(&m->rift, p.id);
-	spin_unlock_bh(&m->rift_lock);
+	q = &m->peer[p.id].req;
+	spin_lock_bh(&q->lock);
+	p.next_sn = q->rift.peer[p.id].next_sn;
+	p.ack = mp_rift_ack(&q->rift, p.id);
+	p.srtt = q->rift.peer[p.id].srtt;
+	p.rttvar = q->rift.peer[p.id].rttvar;
+	p.rtt_samples = q->rift.peer[p.id].samples;
+	p.rto = mp_rift_peer_rto(&q->rift, p.id);
+	spin_unlock_bh(&q->lock);
 	p.tx = st.tx;
 	p.rx = st.rx;
 	p.retransmits = st.retransmits;
@@ -165,7 +157,7 @@ static long mpe_test_ioctl(struct file *file, unsigned int cmd,
  * reason (struct mpe_drops), and all of them (dropped, discovery's
  * refusals included). Read-only, for everyone: counters, no pool data.
  */
-#define MPE_DROP_ATTR(_name, _expr)					\
+#define MPE_COUNTER_ATTR(_name, _expr)					\
 static ssize_t _name##_show(struct device *dev,				\
 			    struct device_attribute *attr, char *buf)	\
 {									\
@@ -173,19 +165,19 @@ static ssize_t _name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(_name)
 
-MPE_DROP_ATTR(dropped, &mpe_test_m->dropped);
-MPE_DROP_ATTR(malformed, &mpe_test_m->drops.malformed);
-MPE_DROP_ATTR(wrong_ethertype, &mpe_test_m->drops.wrong_ethertype);
-MPE_DROP_ATTR(unknown_src, &mpe_test_m->drops.unknown_src);
-MPE_DROP_ATTR(forged_src, &mpe_test_m->drops.forged_src);
-MPE_DROP_ATTR(not_for_us, &mpe_test_m->drops.not_for_us);
-MPE_DROP_ATTR(wrong_gen, &mpe_test_m->drops.wrong_gen);
-MPE_DROP_ATTR(not_running, &mpe_test_m->drops.not_running);
-MPE_DROP_ATTR(control_ignored, &mpe_test_m->drops.control_ignored);
-MPE_DROP_ATTR(no_tag, &mpe_test_m->drops.no_tag);
-MPE_DROP_ATTR(bad_tag, &mpe_test_m->drops.bad_tag);
-MPE_DROP_ATTR(stale_stamp, &mpe_test_m->drops.stale_stamp);
-MPE_DROP_ATTR(replayed, &mpe_test_m->drops.replayed);
+MPE_COUNTER_ATTR(dropped, &mpe_test_m->dropped);
+MPE_COUNTER_ATTR(malformed, &mpe_test_m->drops.malformed);
+MPE_COUNTER_ATTR(wrong_ethertype, &mpe_test_m->drops.wrong_ethertype);
+MPE_COUNTER_ATTR(unknown_src, &mpe_test_m->drops.unknown_src);
+MPE_COUNTER_ATTR(forged_src, &mpe_test_m->drops.forged_src);
+MPE_COUNTER_ATTR(not_for_us, &mpe_test_m->drops.not_for_us);
+MPE_COUNTER_ATTR(wrong_gen, &mpe_test_m->drops.wrong_gen);
+MPE_COUNTER_ATTR(not_running, &mpe_test_m->drops.not_running);
+MPE_COUNTER_ATTR(control_ignored, &mpe_test_m->drops.control_ignored);
+MPE_COUNTER_ATTR(no_tag, &mpe_test_m->drops.no_tag);
+MPE_COUNTER_ATTR(bad_tag, &mpe_test_m->drops.bad_tag);
+MPE_COUNTER_ATTR(stale_stamp, &mpe_test_m->drops.stale_stamp);
+MPE_COUNTER_ATTR(replayed, &mpe_test_m->drops.replayed);
 
 static struct attribute *mpe_drops_attrs[] = {
 	&dev_attr_dropped.attr,
@@ -207,6 +199,28 @@ static struct attribute *mpe_drops_attrs[] = {
 static const struct attribute_group mpe_drops_group = {
 	.name	= "drops",
 	.attrs	= mpe_drops_attrs,
+};
+
+/*
+ * /sys/class/misc/mp_eth/datapath/: what moving the bytes costs
+ * (struct mpe_dp): frames each way, bytes copied, bytes delivered.
+ */
+MPE_COUNTER_ATTR(frames_tx, &mpe_test_m->dp.frames_tx);
+MPE_COUNTER_ATTR(frames_rx, &mpe_test_m->dp.frames_rx);
+MPE_COUNTER_ATTR(copied_bytes, &mpe_test_m->dp.copied_bytes);
+MPE_COUNTER_ATTR(payload_bytes, &mpe_test_m->dp.payload_bytes);
+
+static struct attribute *mpe_dp_attrs[] = {
+	&dev_attr_frames_tx.attr,
+	&dev_attr_frames_rx.attr,
+	&dev_attr_copied_bytes.attr,
+	&dev_attr_payload_bytes.attr,
+	NULL
+};
+
+static const struct attribute_group mpe_dp_group = {
+	.name	= "datapath",
+	.attrs	= mpe_dp_attrs,
 };
 
 /*
@@ -244,6 +258,7 @@ static const struct attribute_group mpe_test_group = {
 static const struct attribute_group *mpe_test_groups[] = {
 	&mpe_test_group,
 	&mpe_drops_group,
+	&mpe_dp_group,
 	NULL
 };
 

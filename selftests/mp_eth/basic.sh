@@ -9,7 +9,7 @@
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 
-tap_plan 14
+tap_plan 17
 P=$(( (MP_HOST + 1) % MP_HOSTS ))
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth load (devid $MP_HOST, peers $(mpe_macs))" mpe_load
@@ -36,5 +36,23 @@ check "round trip measured: $(peer_stat $P rtt_samples) samples, srtt $(peer_sta
 check "mpctl stats: peer $P over netlink, tx counted, 2 naks" \
 	"mpctl stats -p $P | tee /dev/stderr | grep -q '\"naks\": *2' && mpctl stats | grep -q '\"tx\": *[1-9]'"
 check "end barrier" barrier 2 120
+# One copy per byte on the requester: the response's bytes go straight
+# from the frame into the caller's (pinned) pages. Each host in turn, the
+# other one waiting at a barrier (its polls of the barrier area are the
+# only other bytes this host copies meanwhile).
+dp() { cat "/sys/class/misc/mp_eth/datapath/$1"; }
+one_copy() {
+	_c=$(dp copied_bytes) _p=$(dp payload_bytes)
+	mpe_test sum "$P" "$(region "$MP_HOST")" $((8 * MIB)) >/dev/null || return 1
+	_dc=$(($(dp copied_bytes) - _c)) _dp=$(($(dp payload_bytes) - _p))
+	echo "8 MiB read: $_dp bytes delivered, $_dc copied, frames tx $(dp frames_tx) rx $(dp frames_rx)" >&2
+	test "$_dp" = $((8 * MIB)) && test "$_dc" -ge "$_dp" &&
+		test "$_dc" -le $((_dp + MIB))
+}
+for turn in 0 1; do
+	[ "$MP_HOST" = $turn ] &&
+		check "8 MiB read from device $P: every byte copied once on this host" one_copy
+	check "barrier: turn $turn done" barrier $((3 + turn)) 120
+done
 check "mp_eth unloads, segment offline, cmm_mp unloads" \
 	"rmmod mp_eth && mpctl offline 1 && rmmod cmm_mp"

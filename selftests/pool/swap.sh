@@ -67,8 +67,9 @@ if [ "$MP_HOST" = 0 ]; then
 		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv.out"
 	diag "blk_verify: $(cat /tmp/bv.out)"
 	# util-linux's blkdiscard: busybox's applet (no -z) wins over PATH
-	check "WRITE_ZEROES: blkdiscard -z zeroes the 1 MiB at 1 MiB it is given" \
-		"test \$(cat $SYS/queue/write_zeroes_max_bytes) = 131072 &&
+	check "WRITE_ZEROES: blkdiscard -z zeroes the 1 MiB at 1 MiB it is given (1 MiB requests)" \
+		"test \$(cat $SYS/queue/write_zeroes_max_bytes) = $MIB &&
+		 test \$(cat $SYS/queue/max_hw_sectors_kb) = 1024 &&
 		 dd if=/dev/urandom of=$DEV bs=1M seek=1 count=1 conv=fsync 2>/dev/null &&
 		 ! dd if=$DEV bs=1M skip=1 count=1 2>/dev/null | cmp -s - /tmp/zero &&
 		 /usr/bin/blkdiscard -z -o $MIB -l $MIB $DEV &&
