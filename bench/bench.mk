@@ -5,15 +5,12 @@
 #                          memory (MP-L) and on an mmap of remote pool memory
 #                          (MP-R): the memory and remote parts, results in
 #                          runs/soak/
-# `make unit` (so `make check`) runs bench/run_smoke.sh: bench/run on the
-# memory part, 2 rounds of tiny sizes, and results.json checked well formed.
-# It boots a guest with the modules as built (make check builds them first;
-# `make unit` does not rebuild them, so a tree whose kernel code is being
-# edited can still run the host tests).
+# `make check` runs bench/run_smoke.sh as a stage of its own (bench-smoke,
+# after the build): bench/run on the memory part, 2 rounds of tiny sizes,
+# and results.json checked well formed. It boots a guest, so it is not a
+# unit test (`make unit` stays on the host).
 SOAK_SECONDS ?= 600
 .PHONY: bench bench-transport soak
-UNIT_TESTS	+= bench/run_smoke.sh
-bench/run_smoke.sh: userspace
 bench: all
 	@scripts/deps bench
 	@bench/run
