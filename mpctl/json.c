@@ -92,6 +92,16 @@ static struct json_object *mpctl_json_idset(uint32_t set)
 	return a;
 }
 
+/* The object, or NULL (freed) when a member could not be added. */
+static struct json_object *obj_done(struct json_object *o, bool ok)
+{
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* Format 1, as it was: kept for scripts that pin it with --format=1. */
 static struct json_object *seg_json_v1(struct mp_segment *seg,
 				       unsigned int flags)
@@ -159,11 +169,58 @@ static struct json_object *seg_json_v1(struct mp_segment *seg,
 		add(o, "memblocks_movable",
 		    j_u32(mp_segment_get_memblock_movable(seg)), &ok);
 	}
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
+	return obj_done(o, ok);
+}
+
+/* What both formats say of a device first, in this order. */
+static void dev_head(struct json_object *o, struct mp_device *dev,
+		     unsigned int flags, bool *ok)
+{
+	const uint8_t *mac = mp_device_get_mac(dev);
+	bool local = mp_device_is_local(dev);
+	char macs[18];
+
+	add(o, "device", json_object_new_string(mp_device_get_name(dev)), ok);
+	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), ok);
+	add(o, "chip_id", mpctl_json_addr(mp_device_get_chip_id(dev), flags), ok);
+	if (mac) {
+		snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+		add(o, "mac", json_object_new_string(macs), ok);
 	}
-	return o;
+	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))), ok);
+	add(o, "size", mpctl_json_size(mp_device_get_size(dev), flags), ok);
+	if (local && mp_device_get_phys(dev))
+		add(o, "phys", mpctl_json_addr(mp_device_get_phys(dev), flags), ok);
+	add(o, "segment_size", mpctl_json_size(mp_device_get_seg_size(dev), flags),
+	    ok);
+	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
+	    ok);
+}
+
+/* What both formats add with -v, last. */
+static void dev_verbose(struct json_object *o, struct mp_device *dev,
+			unsigned int flags, bool *ok)
+{
+	bool local = mp_device_is_local(dev);
+	struct mp_segment *seg;
+	uint32_t online = 0;
+
+	add(o, "first_segment",
+	    json_object_new_int64(mp_device_get_first_segment(dev)), ok);
+	add(o, "nha", mpctl_json_addr(mp_device_get_nha(dev), flags), ok);
+	add(o, "local", json_object_new_boolean(local), ok);
+	add(o, "pool_state",
+	    j_str(mp_pool_state_name(mp_device_get_pool_state(dev))), ok);
+	add(o, "generation", json_object_new_int64(mp_device_get_generation(dev)),
+	    ok);
+	if (local) {
+		mp_device_segment_foreach(dev, seg)
+			online += mp_segment_is_online(seg);
+		add(o, "segments_online", json_object_new_int64(online), ok);
+		add(o, "block_size",
+		    mpctl_json_size(mp_device_get_block_size(dev), flags), ok);
+	}
 }
 
 static struct json_object *dev_json_v1(struct mp_device *dev,
@@ -171,58 +228,16 @@ static struct json_object *dev_json_v1(struct mp_device *dev,
 {
 	struct json_object *o = json_object_new_object();
 	int node = mp_device_get_numa_node(dev);
-	const uint8_t *mac = mp_device_get_mac(dev);
-	bool local = mp_device_is_local(dev);
-	struct mp_segment *seg;
-	uint32_t online = 0;
-	char macs[18];
 	bool ok = true;
 
 	if (!o)
 		return NULL;
-	add(o, "device", json_object_new_string(mp_device_get_name(dev)), &ok);
-	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), &ok);
-	add(o, "chip_id", mpctl_json_addr(mp_device_get_chip_id(dev), flags), &ok);
-	if (mac) {
-		snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x",
-			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-		add(o, "mac", json_object_new_string(macs), &ok);
-	}
-	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))),
-	    &ok);
-	add(o, "size", mpctl_json_size(mp_device_get_size(dev), flags), &ok);
-	if (local && mp_device_get_phys(dev))
-		add(o, "phys", mpctl_json_addr(mp_device_get_phys(dev), flags), &ok);
-	add(o, "segment_size", mpctl_json_size(mp_device_get_seg_size(dev), flags),
-	    &ok);
-	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
-	    &ok);
+	dev_head(o, dev, flags, &ok);
 	if (node >= 0)
 		add(o, "numa_node", json_object_new_int(node), &ok);
-	if (flags & MPCTL_VERBOSE) {
-		add(o, "first_segment",
-		    json_object_new_int64(mp_device_get_first_segment(dev)), &ok);
-		add(o, "nha", mpctl_json_addr(mp_device_get_nha(dev), flags), &ok);
-		add(o, "local", json_object_new_boolean(local), &ok);
-		add(o, "pool_state",
-		    j_str(mp_pool_state_name(mp_device_get_pool_state(dev))),
-		    &ok);
-		add(o, "generation",
-		    json_object_new_int64(mp_device_get_generation(dev)), &ok);
-		if (local) {
-			mp_device_segment_foreach(dev, seg)
-				online += mp_segment_is_online(seg);
-			add(o, "segments_online", json_object_new_int64(online),
-			    &ok);
-			add(o, "block_size",
-			    mpctl_json_size(mp_device_get_block_size(dev), flags), &ok);
-		}
-	}
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
+	if (flags & MPCTL_VERBOSE)
+		dev_verbose(o, dev, flags, &ok);
+	return obj_done(o, ok);
 }
 
 /* The device name of a segment, by id when its device is not listed. */
@@ -320,11 +335,7 @@ static struct json_object *seg_json_v2(struct mp_segment *seg,
 			}
 		}
 	}
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
+	return obj_done(o, ok);
 }
 
 /* The tier of the first node with CPUs: where DRAM is. */
@@ -405,35 +416,15 @@ static struct json_object *dev_json_v2(struct mp_device *dev,
 {
 	struct json_object *o = json_object_new_object();
 	int node = mp_device_get_numa_node(dev);
-	const uint8_t *mac = mp_device_get_mac(dev);
-	bool local = mp_device_is_local(dev);
-	struct mp_segment *seg;
-	uint32_t online = 0;
-	char macs[18], policy[32];
+	char policy[32];
 	bool ok = true;
 
 	if (!o)
 		return NULL;
-	add(o, "device", json_object_new_string(mp_device_get_name(dev)), &ok);
-	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), &ok);
-	add(o, "chip_id", mpctl_json_addr(mp_device_get_chip_id(dev), flags), &ok);
-	if (mac) {
-		snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x",
-			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-		add(o, "mac", json_object_new_string(macs), &ok);
-	}
-	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))),
-	    &ok);
-	add(o, "size", mpctl_json_size(mp_device_get_size(dev), flags), &ok);
-	if (local && mp_device_get_phys(dev))
-		add(o, "phys", mpctl_json_addr(mp_device_get_phys(dev), flags), &ok);
-	add(o, "segment_size", mpctl_json_size(mp_device_get_seg_size(dev), flags),
-	    &ok);
-	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
-	    &ok);
+	dev_head(o, dev, flags, &ok);
 	if (node >= 0)
 		add(o, "target_node", json_object_new_int(node), &ok);
-	if (local) {
+	if (mp_device_is_local(dev)) {
 		uint64_t range = dev_range_size(mp_device_get_size(dev));
 
 		add(o, "range_size", mpctl_json_size(range, flags), &ok);
@@ -444,30 +435,9 @@ static struct json_object *dev_json_v2(struct mp_device *dev,
 					       sizeof(policy)))
 			add(o, "auto_online", j_str(policy), &ok);
 	}
-	if (flags & MPCTL_VERBOSE) {
-		add(o, "first_segment",
-		    json_object_new_int64(mp_device_get_first_segment(dev)), &ok);
-		add(o, "nha", mpctl_json_addr(mp_device_get_nha(dev), flags), &ok);
-		add(o, "local", json_object_new_boolean(local), &ok);
-		add(o, "pool_state",
-		    j_str(mp_pool_state_name(mp_device_get_pool_state(dev))),
-		    &ok);
-		add(o, "generation",
-		    json_object_new_int64(mp_device_get_generation(dev)), &ok);
-		if (local) {
-			mp_device_segment_foreach(dev, seg)
-				online += mp_segment_is_online(seg);
-			add(o, "segments_online", json_object_new_int64(online),
-			    &ok);
-			add(o, "block_size",
-			    mpctl_json_size(mp_device_get_block_size(dev), flags), &ok);
-		}
-	}
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
+	if (flags & MPCTL_VERBOSE)
+		dev_verbose(o, dev, flags, &ok);
+	return obj_done(o, ok);
 }
 
 /**
