@@ -21,7 +21,7 @@ err_is() {
 }
 
 IOMEM0=$(md5sum < /proc/iomem)
-check "mpctl without the module: 'not loaded', exit 1" err_is 1 "not loaded" mpctl list
+check "mpctl without the module: 'not loaded', exit 3 (no module)" err_is 3 "not loaded" mpctl list
 
 # bad module parameters: refused, explained in dmesg, nothing claimed
 bad_load() {	# DESC PARAM DMESG-PATTERN
@@ -54,16 +54,16 @@ bad_load "seg_size not a block multiple" "mem=$MP_POOL_MEM seg_size=67108864" "m
 
 check "cmm_mp loads with a good range" load_cmm_mp
 STATE0=$(cat $S/*/state | tr '\n' ' ')
-check "unknown segment: exit 1" err_is 1 "segment 7" mpctl online 7
+check "unknown segment: exit 5 (no such object)" err_is 5 "segment 7" mpctl online 7
 check "bad segment list: usage error, exit 2" err_is 2 "" mpctl online 1-
 check "unknown command: usage error, exit 2" err_is 2 "" mpctl frobnicate
 check "unknown option: usage error, exit 2" err_is 2 "" mpctl list --bogus
-check "offline of an offline segment: 'already offline'" err_is 1 "already offline" mpctl offline 0
-check "online as an unprivileged user: 'needs root'" \
-	err_is 1 "root" /usr/bin/setpriv --reuid 65534 --regid 65534 --clear-groups mpctl online 0
+check "offline of an offline segment: 'already offline', exit 6 (refused)" err_is 6 "already offline" mpctl offline 0
+check "online as an unprivileged user: 'needs root', exit 4" \
+	err_is 4 "root" /usr/bin/setpriv --reuid 65534 --regid 65534 --clear-groups mpctl online 0
 check "nothing changed by the bad requests" test "$(cat $S/*/state | tr '\n' ' ')" = "$STATE0"
 check "mpctl online 0" mpctl online 0
-check "online of an online segment: 'already online'" err_is 1 "already online" mpctl online 0
+check "online of an online segment: 'already online', exit 6 (refused)" err_is 6 "already online" mpctl online 0
 check "mpctl offline 0" mpctl offline 0
 
 # malformed netlink from a raw socket
@@ -85,7 +85,7 @@ check "cmm_mp on a range the pmem driver holds: refused as claimed" \
 check "nd_pmem unloaded; cmm_mp loads on the legacy pmem range" \
 	"rmmod nd_pmem && insmod /lib/modules/cmm-mp/cmm_mp.ko 'mem=128M!0x60000000'"
 check "nd_pmem claims the range below cmm_mp's claim" "modprobe nd_pmem && sleep 1 && grep -q 'namespace0.0' /proc/iomem"
-check "online of the claimed segment: 'range busy', exit 1" err_is 1 "busy" mpctl online 0
+check "online of the claimed segment: 'range busy', exit 6 (refused)" err_is 6 "busy" mpctl online 0
 check "the segment stayed offline" "test \"\$(cat $S/seg0/state)\" = offline"
 M0=$(memtotal_kb)
 check "with the claim gone, the legacy pmem segment onlines as System RAM" \

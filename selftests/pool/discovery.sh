@@ -22,8 +22,10 @@ gen() { cat $D/generation; }
 dev_state() { mpctl list -D -d "$1" | flat | sed -n 's/.*"state":"\([a-z]*\)".*/\1/p'; }
 seg_state() { mpctl list -s "$1" | flat | sed -n 's/.*"state":"\([a-z-]*\)".*/\1/p'; }
 # the pool-wide part of `mpctl list -D -S -v`: the same on every host
+# (a host's own segments have more members after nha: no trailing commas)
 pool_section() {
-	mpctl list -D -S -v | grep -E '"(device|id|chip_id|mac|state|size|segment_size|nr_segments|first_segment|nha|generation|pool_state|segment|owner|device_id|mode)":'
+	mpctl list -D -S -v | grep -E '"(device|id|chip_id|mac|state|size|segment_size|nr_segments|first_segment|nha|generation|pool_state|segment|owner|device_id)":' |
+		sed 's/,$//'
 }
 pool_hash() { pool_section | sha256sum | cut -c1-6; }
 hash_barrier() {	# TOKEN_BASE: every host meets with the hash of its view
