@@ -102,6 +102,19 @@ static struct json_object *obj_done(struct json_object *o, bool ok)
 	return o;
 }
 
+/* Who holds a segment, the same in both formats. */
+static void seg_holders(struct json_object *o, struct mp_segment *seg,
+			uint32_t owner, bool *ok)
+{
+	if (owner == MP_GONE)
+		add(o, "owner_lost", json_object_new_boolean(true), ok);
+	else if (owner != MP_NONE)
+		add(o, "owner", json_object_new_int64(owner), ok);
+	if (mp_segment_get_sharers(seg))
+		add(o, "sharers", mpctl_json_idset(mp_segment_get_sharers(seg)),
+		    ok);
+}
+
 /* Format 1, as it was: kept for scripts that pin it with --format=1. */
 static struct json_object *seg_json_v1(struct mp_segment *seg,
 				       unsigned int flags)
@@ -135,13 +148,7 @@ static struct json_object *seg_json_v1(struct mp_segment *seg,
 		add(o, "phys", mpctl_json_addr(mp_segment_get_phys(seg), flags), &ok);
 	if (node >= 0)
 		add(o, "numa_node", json_object_new_int(node), &ok);
-	if (owner == MP_GONE)
-		add(o, "owner_lost", json_object_new_boolean(true), &ok);
-	else if (owner != MP_NONE)
-		add(o, "owner", json_object_new_int64(owner), &ok);
-	if (mp_segment_get_sharers(seg))
-		add(o, "sharers", mpctl_json_idset(mp_segment_get_sharers(seg)),
-		    &ok);
+	seg_holders(o, seg, owner, &ok);
 	if (mp_segment_get_devnode(seg)) {
 		/* mapped on this host: how, and where */
 		if (!(flags & MPCTL_VERBOSE))
@@ -284,13 +291,7 @@ static struct json_object *seg_json_v2(struct mp_segment *seg,
 		add(o, "phys", mpctl_json_addr(mp_segment_get_phys(seg), flags), &ok);
 	if (node >= 0)
 		add(o, "target_node", json_object_new_int(node), &ok);
-	if (owner == MP_GONE)
-		add(o, "owner_lost", json_object_new_boolean(true), &ok);
-	else if (owner != MP_NONE)
-		add(o, "owner", json_object_new_int64(owner), &ok);
-	if (mp_segment_get_sharers(seg))
-		add(o, "sharers", mpctl_json_idset(mp_segment_get_sharers(seg)),
-		    &ok);
+	seg_holders(o, seg, owner, &ok);
 	/* how it is used on this host: always with -v */
 	if (ram || mp_segment_get_devnode(seg) || (flags & MPCTL_VERBOSE))
 		add(o, "mode", j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
