@@ -152,22 +152,32 @@ struct mps_wb {
 	size_t len;
 };
 
-static void mps_wb_flush(struct address_space *mapping, struct mps_wb *wb)
+/*
+ * Write @nr folios under writeback that follow each other in the file with
+ * one transfer, then end their writeback. A failure loses their data:
+ * say so at the next msync/fsync/close.
+ */
+static void mps_store(struct address_space *mapping, struct folio **folios,
+		      struct bio_vec *bv, unsigned int nr, size_t len)
 {
 	struct mp_remote *r = mps_r(mapping);
 	struct iov_iter it;
 	unsigned int i;
 	int ret;
 
-	if (!wb->nr)
-		return;
-	iov_iter_bvec(&it, ITER_SOURCE, wb->bv, wb->nr, wb->len);
-	ret = r ? mp_remote_io(r, folio_pos(wb->folios[0]), &it, true) : -EIO;
-	/* the data is lost: say so at the next msync/fsync/close */
+	iov_iter_bvec(&it, ITER_SOURCE, bv, nr, len);
+	ret = r ? mp_remote_io(r, folio_pos(folios[0]), &it, true) : -EIO;
 	if (ret)
 		mapping_set_error(mapping, ret);
-	for (i = 0; i < wb->nr; i++)
-		folio_end_writeback(wb->folios[i]);
+	for (i = 0; i < nr; i++)
+		folio_end_writeback(folios[i]);
+}
+
+static void mps_wb_flush(struct address_space *mapping, struct mps_wb *wb)
+{
+	if (!wb->nr)
+		return;
+	mps_store(mapping, wb->folios, wb->bv, wb->nr, wb->len);
 	wb->nr = 0;
 	wb->len = 0;
 }
@@ -216,21 +226,13 @@ static int mps_writepage(struct page *page, struct writeback_control *wbc)
 {
 	struct folio *folio = page_folio(page);
 	struct address_space *mapping = folio->mapping;
-	struct mp_remote *r = mps_r(mapping);
 	struct bio_vec bv = {
 		.bv_page = page, .bv_offset = 0, .bv_len = folio_size(folio),
 	};
-	struct iov_iter it;
-	int ret;
 
 	folio_start_writeback(folio);
 	folio_unlock(folio);
-	iov_iter_bvec(&it, ITER_SOURCE, &bv, 1, bv.bv_len);
-	ret = r ? mp_remote_io(r, folio_pos(folio), &it, true) : -EIO;
-	/* the data is lost: say so at the next msync/fsync/close */
-	if (ret)
-		mapping_set_error(mapping, ret);
-	folio_end_writeback(folio);
+	mps_store(mapping, &folio, &bv, 1, bv.bv_len);
 	return 0;
 }
 

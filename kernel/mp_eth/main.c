@@ -405,6 +405,15 @@ static void mpe_port_release(struct mpe *m)
 	netdev_put(m->ndev, &m->ndev_tracker);
 }
 
+/* Let go of the port unless the notifier did already (init's unwind, exit). */
+static void mpe_port_detach(struct mpe *m)
+{
+	rtnl_lock();
+	if (!m->port_gone)
+		mpe_port_release(m);
+	rtnl_unlock();
+}
+
 static int mpe_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
@@ -532,10 +541,7 @@ err_testdev:
 err_backend:
 	mp_backend_unregister(&mpe_backend_ops);
 err_rx:
-	rtnl_lock();
-	if (!m->port_gone)
-		mpe_port_release(m);
-	rtnl_unlock();
+	mpe_port_detach(m);
 	unregister_netdevice_notifier(&m->nb);
 err_requester:
 	mpe_requester_exit(m);
@@ -557,10 +563,7 @@ static void __exit mpe_exit(void)
 	/* no more rounds: the pool view goes back to the local device */
 	mpe_disc_stop(m);
 	mp_backend_unregister(&mpe_backend_ops);
-	rtnl_lock();
-	if (!m->port_gone)
-		mpe_port_release(m);
-	rtnl_unlock();
+	mpe_port_detach(m);
 	unregister_netdevice_notifier(&m->nb);
 	mpe_requester_exit(m);
 	mpe_auth_exit(m);
