@@ -20,14 +20,13 @@
 #include <linux/export.h>
 #include <linux/sizes.h>
 #include <linux/workqueue.h>
-#include <linux/mp_eth.h>
 #include <linux/module.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/uio.h>
+#include <linux/cmm_mp_backend.h>
 
 #include "cmm_mp.h"
-#include "backend.h"
 
 static DECLARE_RWSEM(backend_rwsem);
 static const struct mp_backend_ops *backend_ops;
@@ -128,6 +127,19 @@ int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
 		ret = backend_ops->own ?
 		      backend_ops->own(backend_priv, dst, cmd, seg, owner,
 				       sharers) :
+		      -EOPNOTSUPP;
+	up_read(&backend_rwsem);
+	return ret;
+}
+
+int mp_backend_set_key(u32 op, u32 id, const u8 *key)
+{
+	int ret = -ENODEV;
+
+	down_read(&backend_rwsem);
+	if (backend_ops)
+		ret = backend_ops->set_key ?
+		      backend_ops->set_key(backend_priv, op, id, key) :
 		      -EOPNOTSUPP;
 	up_read(&backend_rwsem);
 	return ret;
@@ -537,9 +549,9 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 	s = &d->segs[seg];
 	spin_lock_bh(&d->mem_lock);
 	switch (cmd) {
-	case MP_ETH_OWN_QUERY:
+	case MP_OWN_QUERY:
 		break;
-	case MP_ETH_OWN_CLAIM:
+	case MP_OWN_CLAIM:
 		if (s->owner == src) {
 			ret = s->zeroing ? -EINPROGRESS : 0;
 			break;
@@ -556,7 +568,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 		else
 			s->dirty = true;
 		break;
-	case MP_ETH_OWN_RELEASE:
+	case MP_OWN_RELEASE:
 		if (!s->owner)
 			break;
 		if (s->owner != src) {
@@ -570,7 +582,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 		s->owner = 0;
 		zero = mp_own_zero(d, s);
 		break;
-	case MP_ETH_OWN_SHARE:
+	case MP_OWN_SHARE:
 		if (mp_seg_sharer(s, src) >= 0) {
 			ret = s->zeroing ? -EINPROGRESS : 0;
 			break;
@@ -591,7 +603,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 		else
 			s->dirty = true;
 		break;
-	case MP_ETH_OWN_UNSHARE:
+	case MP_OWN_UNSHARE:
 		i = mp_seg_sharer(s, src);
 		if (i < 0) {
 			if (s->nr_sharers || s->owner)
@@ -616,7 +628,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 /**
  * mp_local_own() - arbitrate the ownership of a local segment
  * @src: chip id of the requester (0: not a known member, refused)
- * @cmd: enum mp_eth_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
+ * @cmd: enum mp_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
  * @seg: local segment index
  * @owner: the owner after the command, by device id (CMM_MP_NONE for
  *	none, CMM_MP_GONE for a device not in the pool now)

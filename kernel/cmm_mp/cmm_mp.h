@@ -19,7 +19,7 @@
 
 #define MP_NAME_LEN		16
 #define MP_RES_NAME_LEN		32
-/* Sharers are a bitmap of device ids (struct mp_eth_own.sharers). */
+/* Sharers travel as a bitmap of device ids (mp_backend_ops.own). */
 #define MP_OWN_MAX_SHARERS	16
 
 struct mp_dev;

@@ -39,9 +39,9 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/writeback.h>
+#include <linux/cmm_mp_pin.h>
 
 #include "cmm_mp.h"
-#include "pin.h"
 #include "remote.h"
 
 #define MPS_MINORS	256

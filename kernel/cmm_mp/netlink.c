@@ -7,11 +7,10 @@
 #include <linux/delay.h>
 #include <linux/memory.h>
 #include <linux/memory-tiers.h>
-#include <linux/mp_eth.h>
+#include <linux/cmm_mp_backend.h>
 #include <net/genetlink.h>
 
 #include "cmm_mp.h"
-#include "backend.h"
 #include "remote.h"
 
 /*
@@ -46,6 +45,10 @@ static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_SEG_DEVNODE]	= { .type = NLA_REJECT },
 	[CMM_MP_A_DEV_ADISTANCE] = { .type = NLA_REJECT },
 	[CMM_MP_A_DRAM_ADISTANCE] = { .type = NLA_REJECT },
+	[CMM_MP_A_KEY_OP]	= NLA_POLICY_RANGE(NLA_U32, CMM_MP_KEY_SET,
+						   CMM_MP_KEY_CLEAR),
+	[CMM_MP_A_KEY_ID]	= { .type = NLA_U32 },
+	[CMM_MP_A_KEY]		= NLA_POLICY_EXACT_LEN(CMM_MP_KEY_LEN),
 };
 
 static struct genl_family mp_nl_family;
@@ -271,7 +274,7 @@ static u32 mp_nl_rseg_owner(struct mp_dev *d, u32 id, u32 *sharers)
 	if (mp_nl_rseg_where(d, id, &devid, &idx))
 		return CMM_MP_NONE;
 	mutex_unlock(&d->lock);
-	if (mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner, sharers)) {
+	if (mp_backend_own(devid, MP_OWN_QUERY, idx, &owner, sharers)) {
 		owner = CMM_MP_NONE;
 		*sharers = 0;
 	}
@@ -527,7 +530,7 @@ static int __mp_nl_seg_get_dumpit(struct sk_buff *skb,
 
 /*
  * Ask device @devid to arbitrate its segment @idx for us (@cmd, enum
- * mp_eth_own_cmd): the local device directly, another one through the
+ * mp_own_cmd): the local device directly, another one through the
  * backend. A claim or share of a segment being zeroed is repeated until it
  * is done.
  */
@@ -604,13 +607,13 @@ static int mp_nl_rseg_release(struct genl_info *info, struct mp_dev *d,
 		return -EHOSTUNREACH;
 	}
 	/* release asks nothing of an unowned segment: say so */
-	ret = mp_backend_own(devid, MP_ETH_OWN_QUERY, idx, &owner, &sharers);
+	ret = mp_backend_own(devid, MP_OWN_QUERY, idx, &owner, &sharers);
 	if (!ret && owner == CMM_MP_NONE && !sharers) {
 		NL_SET_ERR_MSG(info->extack, "segment is not owned");
 		return -EALREADY;
 	}
 	cmd = owner == CMM_MP_NONE && self < MP_OWN_MAX_SHARERS &&
-	      (sharers & BIT(self)) ? MP_ETH_OWN_UNSHARE : MP_ETH_OWN_RELEASE;
+	      (sharers & BIT(self)) ? MP_OWN_UNSHARE : MP_OWN_RELEASE;
 	ret = mp_nl_own(d, devid, cmd, idx, &owner, &sharers, info->extack);
 	if (ret)
 		return ret;
@@ -722,7 +725,7 @@ static int mp_nl_reply_any(struct genl_info *info, struct mp_dev *d, u32 id,
 static int mp_nl_map(struct genl_info *info, struct mp_dev *d, u32 id,
 		     struct mp_seg *s, u32 mode, bool shared)
 {
-	u32 cmd = shared ? MP_ETH_OWN_SHARE : MP_ETH_OWN_CLAIM;
+	u32 cmd = shared ? MP_OWN_SHARE : MP_OWN_CLAIM;
 	u32 devid, idx, devid2, idx2, owner, sharers;
 	int ret;
 
@@ -746,8 +749,8 @@ static int mp_nl_map(struct genl_info *info, struct mp_dev *d, u32 id,
 	mutex_unlock(&d->lock);
 	/* mapped meanwhile by another request of ours: keep what it holds */
 	if (ret && ret != -EALREADY)
-		mp_nl_own(d, devid, shared ? MP_ETH_OWN_UNSHARE :
-			  MP_ETH_OWN_RELEASE, idx, &owner, &sharers, NULL);
+		mp_nl_own(d, devid, shared ? MP_OWN_UNSHARE :
+			  MP_OWN_RELEASE, idx, &owner, &sharers, NULL);
 	if (ret)
 		return ret;
 	return mp_nl_reply_any(info, d, id, s, CMM_MP_CMD_SEG_ONLINE);
@@ -798,8 +801,8 @@ static int mp_nl_unmap(struct genl_info *info, struct mp_dev *d, u32 id,
 	if (ret)
 		return ret;
 	if (found) {
-		ret = mp_nl_own(d, devid, shared ? MP_ETH_OWN_UNSHARE :
-				MP_ETH_OWN_RELEASE, idx, &owner, &sharers,
+		ret = mp_nl_own(d, devid, shared ? MP_OWN_UNSHARE :
+				MP_OWN_RELEASE, idx, &owner, &sharers,
 				info->extack);
 		if (ret)
 			return ret;
@@ -883,7 +886,7 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	}
 	/* local segments go through the same arbitration */
 	if (online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE) {
-		ret = mp_nl_own(d, READ_ONCE(d->id), MP_ETH_OWN_CLAIM, s->id,
+		ret = mp_nl_own(d, READ_ONCE(d->id), MP_OWN_CLAIM, s->id,
 				&owner, &sharers, info->extack);
 		if (ret)
 			return ret;
@@ -895,7 +898,7 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 		ret = mp_seg_offline_ram(s, info->extack);
 	mutex_unlock(&d->lock);
 	if (ret && online && READ_ONCE(s->state) == CMM_MP_SEG_OFFLINE)
-		mp_local_own(READ_ONCE(d->chip_id), MP_ETH_OWN_RELEASE, s->id,
+		mp_local_own(READ_ONCE(d->chip_id), MP_OWN_RELEASE, s->id,
 			     &owner, &sharers);
 	if (ret)
 		return ret;
@@ -1036,6 +1039,41 @@ void mp_nl_seg_event(struct mp_seg *s)
 			  GFP_KERNEL);
 }
 
+/*
+ * The key that authenticates the pool's traffic, handed to the backend;
+ * CAP_SYS_ADMIN, as every command that decides who may use pool memory.
+ */
+static int mp_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *key = info->attrs[CMM_MP_A_KEY];
+	u32 op, id;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "changing the pool key needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_KEY_OP))
+		return -EINVAL;
+	op = nla_get_u32(info->attrs[CMM_MP_A_KEY_OP]);
+	if (op != CMM_MP_KEY_CLEAR &&
+	    (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_KEY_ID) ||
+	     GENL_REQ_ATTR_CHECK(info, CMM_MP_A_KEY)))
+		return -EINVAL;
+	if (op == CMM_MP_KEY_CLEAR && key) {
+		NL_SET_ERR_MSG_ATTR(info->extack, key, "clearing takes no key");
+		return -EINVAL;
+	}
+	id = info->attrs[CMM_MP_A_KEY_ID] ?
+	     nla_get_u32(info->attrs[CMM_MP_A_KEY_ID]) : 0;
+	ret = mp_backend_set_key(op, id, key ? nla_data(key) : NULL);
+	if (ret == -ENODEV || ret == -EOPNOTSUPP)
+		NL_SET_ERR_MSG(info->extack, "no backend that authenticates its traffic (load mp_eth)");
+	else if (ret == -EINVAL)
+		NL_SET_ERR_MSG_ATTR(info->extack, key, "key refused: all zero");
+	return ret;
+}
+
 static const struct genl_small_ops mp_nl_ops[] = {
 	{
 		.cmd = CMM_MP_CMD_DEV_GET,
@@ -1060,6 +1098,11 @@ static const struct genl_small_ops mp_nl_ops[] = {
 	{
 		.cmd = CMM_MP_CMD_STATS_GET,
 		.dumpit = mp_nl_stats_dumpit,
+	},
+	{
+		.cmd = CMM_MP_CMD_KEY_SET,
+		.doit = mp_nl_key_set_doit,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

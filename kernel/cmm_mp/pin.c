@@ -5,8 +5,8 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/cmm_mp_pin.h>
 
-#include "pin.h"
 
 /**
  * mp_pin_user() - pin @len bytes at @ubuf and describe them in @p->iter

@@ -15,9 +15,9 @@
 #include <linux/etherdevice.h>
 #include <linux/export.h>
 #include <linux/moduleparam.h>
+#include <linux/cmm_mp_backend.h>
 
 #include "cmm_mp.h"
-#include "backend.h"
 
 static const char * const mp_pool_state_names[] = {
 	[CMM_MP_POOL_LOCAL] = "local",

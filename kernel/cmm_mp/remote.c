@@ -26,9 +26,9 @@
 #include <linux/slab.h>
 #include <linux/sizes.h>
 #include <linux/uio.h>
+#include <linux/cmm_mp_backend.h>
 
 #include "cmm_mp.h"
-#include "backend.h"
 #include "remote.h"
 
 /* Largest piece handed to the backend at once (its length is a u32). */

@@ -43,11 +43,11 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/cmm_mp.h>
+#include <linux/cmm_mp_backend.h>
 
 #include "mp_eth.h"
 #include "mp_disc.h"
 #include "mp_pamt.h"
-#include "../cmm_mp/backend.h"
 
 /* Devices a round can hear: the pool's limit plus room for impostors. */
 #define MPE_DISC_SLOTS		(2 * MPE_MAX_DEVS)

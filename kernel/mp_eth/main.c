@@ -17,10 +17,11 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/cmm_mp.h>
+#include <linux/cmm_mp_backend.h>
+#include <linux/mp_eth_test.h>
 #include <asm/unaligned.h>
 
 #include "mp_eth.h"
-#include "../cmm_mp/backend.h"
 
 static char *netdev = "eth0";
 module_param(netdev, charp, 0444);
@@ -329,7 +330,21 @@ static int mpe_backend_write(void *priv, u16 dst, u64 offset,
 	return mpe_xfer(priv, MP_ETH_OP_WRITE_REQ, dst, offset, from);
 }
 
-/* Ownership: an OWN_REQ to @dst (uapi mp_eth.h). */
+/*
+ * The wire carries the pool's ownership commands and key operations with
+ * the same numbers (uapi mp_eth.h, mp_eth_test.h): no translation table.
+ */
+static_assert((int)MP_ETH_OWN_QUERY == (int)MP_OWN_QUERY &&
+	      (int)MP_ETH_OWN_CLAIM == (int)MP_OWN_CLAIM &&
+	      (int)MP_ETH_OWN_RELEASE == (int)MP_OWN_RELEASE &&
+	      (int)MP_ETH_OWN_SHARE == (int)MP_OWN_SHARE &&
+	      (int)MP_ETH_OWN_UNSHARE == (int)MP_OWN_UNSHARE);
+static_assert((int)MPE_KEY_SET == (int)CMM_MP_KEY_SET &&
+	      (int)MPE_KEY_ACCEPT == (int)CMM_MP_KEY_ACCEPT &&
+	      (int)MPE_KEY_CLEAR == (int)CMM_MP_KEY_CLEAR &&
+	      MPE_KEY_LEN == CMM_MP_KEY_LEN);
+
+/* Ownership: an OWN_REQ to @dst (uapi mp_eth.h); @cmd is enum mp_own_cmd. */
 static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
 			   u32 *sharers)
 {
@@ -354,6 +369,11 @@ static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
 		*owner = o;
 	*sharers = get_unaligned_be16(buf + 6);
 	return mp_own_verdict(status);
+}
+
+static int mpe_backend_set_key(void *priv, u32 op, u32 id, const u8 *key)
+{
+	return mpe_auth_set(priv, op, id, key);
 }
 
 static int mpe_backend_peer_stats(void *priv, unsigned int idx,
@@ -386,6 +406,7 @@ static const struct mp_backend_ops mpe_backend_ops = {
 	.write		= mpe_backend_write,
 	.peer_stats	= mpe_backend_peer_stats,
 	.own		= mpe_backend_own,
+	.set_key	= mpe_backend_set_key,
 };
 
 /*

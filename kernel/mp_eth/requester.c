@@ -30,10 +30,10 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <linux/cmm_mp_backend.h>
 
 #include "mp_eth.h"
 #include "mp_eth_trace.h"
-#include "../cmm_mp/backend.h"
 
 /* Timer slack: expiries this close together are handled in one run. */
 #define MPE_TIMER_SLACK_NS	(1 * NSEC_PER_MSEC)

@@ -16,10 +16,10 @@
 
 #include <linux/ktime.h>
 #include <linux/cmm_mp.h>
+#include <linux/cmm_mp_backend.h>
 #include <asm/unaligned.h>
 
 #include "mp_eth.h"
-#include "../cmm_mp/backend.h"
 
 /*
  * Ownership command @f from chip @chip: the verdict goes into the payload,

@@ -20,8 +20,8 @@
 #include <linux/mp_eth_test.h>
 
 #include "mp_eth.h"
-#include "../cmm_mp/backend.h"
-#include "../cmm_mp/pin.h"
+#include <linux/cmm_mp_backend.h>
+#include <linux/cmm_mp_pin.h>
 
 static struct mpe *mpe_test_m;
 

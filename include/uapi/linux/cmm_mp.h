@@ -46,6 +46,7 @@ enum cmm_mp_cmd {
 	CMM_MP_CMD_SEG_OFFLINE,	/* CMM_MP_A_SEG_ID */
 	CMM_MP_CMD_SEG_EVENT,	/* multicast: a segment changed state */
 	CMM_MP_CMD_STATS_GET,	/* dump: one message per peer of the backend */
+	CMM_MP_CMD_KEY_SET,	/* CMM_MP_A_KEY_OP, _KEY_ID [, _KEY] */
 	__CMM_MP_CMD_MAX,
 };
 
@@ -109,6 +110,10 @@ enum cmm_mp_attr {
 	/* memory tiering (DEV_GET, local device); added in version 1 */
 	CMM_MP_A_DEV_ADISTANCE,	/* u32: abstract distance of its node's memory type */
 	CMM_MP_A_DRAM_ADISTANCE,/* u32: the kernel's abstract distance of DRAM */
+	/* pool key (CMM_MP_CMD_KEY_SET) */
+	CMM_MP_A_KEY_OP,	/* u32: enum cmm_mp_key_op */
+	CMM_MP_A_KEY_ID,	/* u32: key id carried in each frame's tag */
+	CMM_MP_A_KEY,		/* binary, CMM_MP_KEY_LEN bytes; never sent back */
 	__CMM_MP_A_MAX,
 };
 
@@ -148,6 +153,27 @@ struct mps_range {
 
 #define MPS_IOC_MAGIC		0xc3
 #define MPS_IOC_INVALIDATE	_IOW(MPS_IOC_MAGIC, 1, struct mps_range)
+
+/*
+ * The pool key (Documentation/security.rst), CAP_SYS_ADMIN; `mpctl key`.
+ * No interface ever gives a key back.
+ *
+ * CMM_MP_KEY_SET     install the key under its id (replacing a key of the
+ *                    same id) and sign every frame sent with it from now
+ *                    on; the previous key stays accepted on receive
+ * CMM_MP_KEY_ACCEPT  install the key for receiving only (the first step of
+ *                    a rotation: every host accepts the new key before any
+ *                    host signs with it)
+ * CMM_MP_KEY_CLEAR   forget every key (wiped): frames go out without a tag
+ *                    and tags are refused again
+ */
+enum cmm_mp_key_op {
+	CMM_MP_KEY_SET = 1,
+	CMM_MP_KEY_ACCEPT = 2,
+	CMM_MP_KEY_CLEAR = 3,
+};
+
+#define CMM_MP_KEY_LEN	16	/* SipHash-2-4: 128-bit key */
 
 /* A pool member as every device sees it (Documentation/pool.rst). */
 enum cmm_mp_dev_state {

@@ -11,8 +11,8 @@
  * the member its frame came from), refuse ranges that this host uses as
  * System RAM and apply each call atomically.
  */
-#ifndef _CMM_MP_BACKEND_H
-#define _CMM_MP_BACKEND_H
+#ifndef _LINUX_CMM_MP_BACKEND_H
+#define _LINUX_CMM_MP_BACKEND_H
 
 #include <linux/if_ether.h>
 #include <linux/types.h>
@@ -22,6 +22,25 @@
 
 struct iov_iter;
 struct module;
+
+/**
+ * enum mp_own_cmd - what a holder asks of a segment's backing device
+ * @MP_OWN_QUERY: who holds it
+ * @MP_OWN_CLAIM: give it to the asker alone (pooling mode)
+ * @MP_OWN_RELEASE: the owner gives it back
+ * @MP_OWN_SHARE: add the asker to its sharers (sharing mode)
+ * @MP_OWN_UNSHARE: remove the asker from its sharers
+ *
+ * A backend carries these to the backing device in its own encoding and
+ * hands them to mp_local_own() there.
+ */
+enum mp_own_cmd {
+	MP_OWN_QUERY = 1,
+	MP_OWN_CLAIM,
+	MP_OWN_RELEASE,
+	MP_OWN_SHARE,
+	MP_OWN_UNSHARE,
+};
 
 /**
  * struct mp_backend_peer - what a backend knows about one remote device
@@ -52,10 +71,13 @@ struct mp_backend_peer {
  * @peer_stats: fill @p for the @idx-th known peer (0, 1, ...);
  *	-ENOENT past the last one
  * @own: optional; ask device @dst to arbitrate the ownership of its
- *	segment @seg (its own numbering): @cmd is enum mp_eth_own_cmd;
+ *	segment @seg (its own numbering): @cmd is enum mp_own_cmd;
  *	sleeps; returns the device's verdict (0, -EBUSY, -EINPROGRESS,
  *	-EPERM, -ERANGE) or a transport error, *@owner the owner after it
  *	(CMM_MP_NONE for none), *@sharers the bitmap of its sharers
+ * @set_key: optional; change the key that authenticates the backend's
+ *	traffic: @op is enum cmm_mp_key_op, @key CMM_MP_KEY_LEN bytes
+ *	(unused by CMM_MP_KEY_CLEAR); 0 or -errno
  */
 struct mp_backend_ops {
 	const char *name;
@@ -66,6 +88,7 @@ struct mp_backend_ops {
 			  struct mp_backend_peer *p);
 	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
 		   u32 *sharers);
+	int (*set_key)(void *priv, u32 op, u32 id, const u8 *key);
 };
 
 int mp_backend_register(const struct mp_backend_ops *ops, void *priv);
@@ -76,6 +99,7 @@ int mp_backend_read(u16 dst, u64 offset, struct iov_iter *to);
 int mp_backend_write(u16 dst, u64 offset, struct iov_iter *from);
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
 int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
+int mp_backend_set_key(u32 op, u32 id, const u8 *key);
 
 /* The pool-wide view, from the backend's discovery (pool.c). */
 u64 mp_pool_chip_id(const u8 *mac);
@@ -99,4 +123,4 @@ int mp_local_read_iter(u64 src, u64 offset, struct iov_iter *to);
 int mp_local_write_iter(u64 src, u64 offset, struct iov_iter *from);
 int mp_local_own(u64 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
 
-#endif /* _CMM_MP_BACKEND_H */
+#endif /* _LINUX_CMM_MP_BACKEND_H */
