@@ -40,7 +40,7 @@ UNIT_TESTS :=
 USERSPACE :=
 FUZZ_TARGETS :=
 GUEST_BINS :=
-include $(sort $(wildcard kernel/*.mk libmp/*.mk libmp-dvm/*.mk mpctl/*.mk selftests/*/*.mk \
+include $(sort $(wildcard kernel/*.mk dvm/*.mk libmp/*.mk libmp-dvm/*.mk mpctl/*.mk selftests/*/*.mk \
 	bench/*.mk tools/*/*.mk))
 
 userspace: $(USERSPACE)

@@ -44,24 +44,23 @@ $(B)/selftests/dvm/.abi-ok: include/uapi/linux/dvm.h patches/series $(wildcard p
 	touch $@
 
 # The accelerator tests (patch 0006, /dev/dvm_accel) and the R-MAT tool:
-# plain programs on the repository's uapi headers and kernel/common/.
+# plain programs on the repository's uapi headers and dvm/common/.
 # patches/mkpatch --check: 0005 and 0006 carry the current code.
 DVM_ACCEL_BINS := $(B)/selftests/dvm/dvm_accel $(B)/selftests/dvm/dvm_rmat
 GUEST_BINS += $(DVM_ACCEL_BINS)
 USERSPACE += $(DVM_ACCEL_BINS)
 
-$(DVM_ACCEL_BINS): $(B)/selftests/dvm/%: selftests/dvm/%.c kernel/common/dvm_graph.c \
-		kernel/common/dvm_graph.h include/uapi/linux/dvm_accel.h \
+$(DVM_ACCEL_BINS): $(B)/selftests/dvm/%: selftests/dvm/%.c $(DVM_GRAPH_SRC) $(DVM_GRAPH_H) \
+		include/uapi/linux/dvm_accel.h \
 		include/uapi/linux/dvm.h $(B)/selftests/dvm/.mkpatch-ok
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -static -o $@ \
-		$< kernel/common/dvm_graph.c -lpthread
+	@$(CC) $(CPPFLAGS_COMMON) $(DVM_CPPFLAGS) $(CFLAGS) $(WFLAGS) -static -o $@ \
+		$< $(DVM_GRAPH_SRC) -lpthread
 
 $(B)/selftests/dvm/.mkpatch-ok: patches/mkpatch $(wildcard patches/src/* patches/src/*/*/* \
 		patches/src/*/*/*/* patches/0005-*.patch patches/0006-*.patch) \
-		kernel/common/dvm_pe.c kernel/common/dvm_pe.h kernel/common/dvm_avc.c \
-		kernel/common/dvm_avc.h kernel/common/mp_types.h include/uapi/linux/dvm_accel.h
+		$(DVM_PE_SRC) $(DVM_PE_H) include/uapi/linux/dvm_accel.h
 	@mkdir -p $(@D)
 	@patches/mkpatch --check
 	@touch $@

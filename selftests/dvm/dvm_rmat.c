@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dvm_rmat: Graph500-style R-MAT graph generator (kernel/common/dvm_graph.c).
+ * dvm_rmat: Graph500-style R-MAT graph generator (dvm/common/dvm_graph.c).
  *
  *   dvm_rmat [-o FILE] SCALE [EDGEFACTOR [SEED]]
  *

@@ -4,17 +4,15 @@
 # runs/dvm-<timestamp>/results.json and regenerates the tables in
 # Documentation/dvm.rst from it (tools/dvm-eval/dvm-tables); `make unit`
 # runs a smoke of it (tools/dvm-eval/smoke.sh: the results file's shape).
-DVM_EVAL_SRC := tools/dvm-eval/dvm_eval.c kernel/common/dvm_pe.c \
-	kernel/common/dvm_avc.c kernel/common/dvm_graph.c
-DVM_EVAL_H := kernel/common/dvm_pe.h kernel/common/dvm_avc.h \
-	kernel/common/dvm_graph.h kernel/common/mp_types.h
+DVM_EVAL_SRC := tools/dvm-eval/dvm_eval.c $(DVM_PE_SRC) $(DVM_GRAPH_SRC)
+DVM_EVAL_H := $(DVM_PE_H) $(DVM_GRAPH_H)
 
 USERSPACE += $(B)/dvm-eval/dvm_eval
 UNIT_TESTS += $(B)/unit/test_dvm_eval
 
 $(B)/dvm-eval/dvm_eval: $(DVM_EVAL_SRC) $(DVM_EVAL_H)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)
+	$(CC) $(CPPFLAGS_COMMON) $(DVM_CPPFLAGS) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)
 
 $(B)/unit/test_dvm_eval: tools/dvm-eval/smoke.sh $(B)/dvm-eval/dvm_eval \
 		tools/dvm-eval/dvm-tables

@@ -4,7 +4,7 @@
  * host (Documentation/dvm.rst, "Evaluation"; `make dvm-eval`).
  *
  * The page tables, the AVC and the TLBs are the code the accelerator runs
- * (kernel/common/dvm_pe.c, dvm_avc.c); the workloads replay the access
+ * (dvm/common/dvm_pe.c, dvm_avc.c); the workloads replay the access
  * streams of the accelerator's jobs (BFS and PageRank as
  * drivers/misc/dvm_accel/jobs.c makes them) and of an SGD epoch of
  * collaborative filtering, over arrays placed in one identity-mapped heap

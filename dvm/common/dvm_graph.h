@@ -4,10 +4,10 @@
  * R-MAT edge generator, CSR construction, and the CPU reference of the
  * accelerator's BFS and fixed-point PageRank.
  */
-#ifndef _CMM_MP_COMMON_DVM_GRAPH_H
-#define _CMM_MP_COMMON_DVM_GRAPH_H
+#ifndef _CMM_MP_DVM_GRAPH_H
+#define _CMM_MP_DVM_GRAPH_H
 
-#include "mp_types.h"
+#include "dvm_types.h"
 
 /* R-MAT quadrant probabilities in percent (Graph500: 0.57, 0.19, 0.19) */
 #define DVM_RMAT_A		57
@@ -29,4 +29,4 @@ u64 dvm_bfs_ref(const u64 *row, const u32 *col, u64 n, u32 root, s32 *level,
 void dvm_pagerank_ref(const u64 *row, const u32 *col, u64 n, u64 iters,
 		      u64 *rank, u64 *next);
 
-#endif /* _CMM_MP_COMMON_DVM_GRAPH_H */
+#endif /* _CMM_MP_DVM_GRAPH_H */

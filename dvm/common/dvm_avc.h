@@ -12,10 +12,10 @@
  * compared.  Because identity-mapped memory ends its walks in a few PEs,
  * most of the entries a validation reads are in a handful of blocks.
  */
-#ifndef _CMM_MP_COMMON_DVM_AVC_H
-#define _CMM_MP_COMMON_DVM_AVC_H
+#ifndef _CMM_MP_DVM_AVC_H
+#define _CMM_MP_DVM_AVC_H
 
-#include "mp_types.h"
+#include "dvm_types.h"
 
 #define DVM_AVC_BLOCK_SHIFT	6
 #define DVM_AVC_BLOCK_BYTES	64	/* 1 << DVM_AVC_BLOCK_SHIFT */
@@ -61,4 +61,4 @@ struct dvm_tlb {
 int dvm_tlb_init(struct dvm_tlb *t, u32 entries, u32 page_shift);
 bool dvm_tlb_access(struct dvm_tlb *t, u64 va);
 
-#endif /* _CMM_MP_COMMON_DVM_AVC_H */
+#endif /* _CMM_MP_DVM_AVC_H */

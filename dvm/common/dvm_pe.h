@@ -19,10 +19,10 @@
  * The tables live in memory the caller provides through struct dvm_pt_ops,
  * so the same code runs over kernel pages and over a userspace arena.
  */
-#ifndef _CMM_MP_COMMON_DVM_PE_H
-#define _CMM_MP_COMMON_DVM_PE_H
+#ifndef _CMM_MP_DVM_PE_H
+#define _CMM_MP_DVM_PE_H
 
-#include "mp_types.h"
+#include "dvm_types.h"
 
 #define DVM_PT_LEVELS		4
 #define DVM_PT_ENTRIES		512
@@ -112,4 +112,4 @@ int dvm_pt_walk(const struct dvm_pt *pt, u64 va, enum dvm_access access,
 u64 dvm_pt_bytes(const struct dvm_pt *pt);
 u64 dvm_pt_conventional_bytes(const struct dvm_pt *pt);
 
-#endif /* _CMM_MP_COMMON_DVM_PE_H */
+#endif /* _CMM_MP_DVM_PE_H */
