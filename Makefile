@@ -15,7 +15,7 @@ CFLAGS	?= -O2 -g
 WFLAGS	:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wmissing-prototypes -Wstrict-prototypes -Wformat=2
 CPPFLAGS_COMMON := -D_GNU_SOURCE -I$(CURDIR)/include/uapi -I$(CURDIR)/kernel/common \
-	   -I$(CURDIR)/libmp
+	   -I$(CURDIR)/libmp -I$(CURDIR)
 
 # `make install` / `make uninstall`: DESTDIR= and PREFIX= (or prefix=, and
 # the other directory variables of Documentation/install.rst) are honoured.
@@ -40,6 +40,8 @@ UNIT_TESTS :=
 USERSPACE :=
 FUZZ_TARGETS :=
 GUEST_BINS :=
+# util/ first: the programs' rules name its objects.
+include util/util.mk
 include $(sort $(wildcard kernel/*.mk dvm/*.mk libmp/*.mk libmp-dvm/*.mk mpctl/*.mk selftests/*/*.mk \
 	bench/*.mk tools/*/*.mk))
 

@@ -22,8 +22,7 @@
 #include <linux/dvm.h>
 
 #include "mp_dvm.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "util/util.h"
 
 struct mp_dvm_conf mp_dvm_conf = { .min_bytes = 2UL << 20 };
 

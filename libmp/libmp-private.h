@@ -14,10 +14,9 @@
 #include <sys/types.h>
 
 #include "libmp.h"
+#include "util/util.h"
 
 #define MP_EXPORT __attribute__((visibility("default")))
-#define __mp_attr(x) __attribute__((x))
-#define __printf(a, b) __mp_attr(format(printf, a, b))
 
 struct nl_sock;
 struct nlattr;

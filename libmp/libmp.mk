@@ -4,7 +4,8 @@
 LIBMP_VERSION	:= 1.4.0
 LIBMP_SRCS	:= $(addprefix libmp/,ctx.c nl.c device.c segment.c \
 		   memblock.c monitor.c peer.c)
-LIBMP_OBJS	:= $(patsubst libmp/%.c,$(B)/libmp/%.o,$(LIBMP_SRCS))
+LIBMP_OBJS	:= $(patsubst libmp/%.c,$(B)/libmp/%.o,$(LIBMP_SRCS)) \
+		   $(B)/libmp/cmm_mp_attrs.o
 LIBMP_SO	:= $(B)/libmp/libmp.so.1
 
 NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
@@ -20,7 +21,10 @@ bindir		?= $(prefix)/bin
 
 USERSPACE	+= $(LIBMP_SO) $(B)/libmp/libmp.so $(B)/libmp/libmp.pc
 
-$(LIBMP_OBJS): $(B)/libmp/%.o: libmp/%.c
+# the attribute table is util's, compiled in (hidden) as libmp's own
+$(B)/libmp/cmm_mp_attrs.o: $(B)/libmp/%.o: util/%.c
+$(filter-out $(B)/libmp/cmm_mp_attrs.o,$(LIBMP_OBJS)): $(B)/libmp/%.o: libmp/%.c
+$(LIBMP_OBJS):
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -fPIC \
 		-fvisibility=hidden $(NL_CFLAGS) -MMD -MP -c -o $@ $<

@@ -22,6 +22,7 @@
 #include <linux/cmm_mp.h>
 
 #include "libmp-private.h"
+#include "util/cmm_mp_attrs.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -31,39 +32,29 @@
 #define MP_NL_DUMP_RETRIES	3
 
 /*
- * Attribute policy for libnl's parser: it checks minimum lengths and
- * string termination; exact sizes are checked by the getters in
- * device.c/segment.c. Attributes beyond CMM_MP_A_MAX (a newer kernel) are
- * ignored by nla_parse().
+ * Attribute policy for libnl's parser, built from the one table of
+ * attributes (util/cmm_mp_attrs.c) when the library is loaded: it checks
+ * minimum lengths and string termination; exact sizes are checked by the
+ * getters in device.c/segment.c. Attributes beyond CMM_MP_A_MAX (a newer
+ * kernel) are ignored by nla_parse().
  */
-static struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
-	[CMM_MP_A_DEV_ID]	= { .type = NLA_U32 },
-	[CMM_MP_A_DEV_NAME]	= { .type = NLA_STRING },
-	[CMM_MP_A_CHIP_ID]	= { .type = NLA_U64 },
-	[CMM_MP_A_DEV_PHYS]	= { .type = NLA_U64 },
-	[CMM_MP_A_DEV_SIZE]	= { .type = NLA_U64 },
-	[CMM_MP_A_SEG_SIZE]	= { .type = NLA_U64 },
-	[CMM_MP_A_NR_SEGS]	= { .type = NLA_U32 },
-	[CMM_MP_A_NODE]		= { .type = NLA_U32 },
-	[CMM_MP_A_BLOCK_SIZE]	= { .type = NLA_U64 },
-	[CMM_MP_A_SEG_ID]	= { .type = NLA_U32 },
-	[CMM_MP_A_SEG_NHA]	= { .type = NLA_U64 },
-	[CMM_MP_A_SEG_PHYS]	= { .type = NLA_U64 },
-	[CMM_MP_A_SEG_STATE]	= { .type = NLA_U32 },
-	[CMM_MP_A_SEG_MODE]	= { .type = NLA_U32 },
-	[CMM_MP_A_SEG_OWNER]	= { .type = NLA_U32 },
-	[CMM_MP_A_MEMBLK_FIRST]	= { .type = NLA_U32 },
-	[CMM_MP_A_MEMBLK_COUNT]	= { .type = NLA_U32 },
-	[CMM_MP_A_MEMBLK_ONLINE] = { .type = NLA_U32 },
-	[CMM_MP_A_MEMBLK_MOVABLE] = { .type = NLA_U32 },
-	[CMM_MP_A_PEER_ID]	= { .type = NLA_U32 },
-	[CMM_MP_A_PEER_REACHABLE] = { .type = NLA_U32 },
-	[CMM_MP_A_PEER_INFLIGHT] = { .type = NLA_U32 },
-	[CMM_MP_A_STATS_TX ... CMM_MP_A_STATS_MALFORMED] = { .type = NLA_U64 },
-	[CMM_MP_A_SEG_SHARED]	= { .type = NLA_U32 },
-	[CMM_MP_A_SEG_SHARERS]	= { .type = NLA_U32 },
-	[CMM_MP_A_SEG_DEVNODE]	= { .type = NLA_STRING },
-};
+static struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1];
+
+__attribute__((constructor))
+static void mp_nl_policy_init(void)
+{
+	static const uint16_t nla_type[] = {
+		[CMM_MP_T_NONE]		= NLA_UNSPEC,
+		[CMM_MP_T_U32]		= NLA_U32,
+		[CMM_MP_T_U64]		= NLA_U64,
+		[CMM_MP_T_STRING]	= NLA_STRING,
+		[CMM_MP_T_BINARY]	= NLA_UNSPEC,
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mp_nl_policy); i++)
+		mp_nl_policy[i].type = nla_type[cmm_mp_attr_descs[i].kind];
+}
 
 /**
  * mp_nl_err_from_nlerr() - translate a libnl NLE_* code to an errno

@@ -16,6 +16,7 @@
 #include <linux/cmm_mp.h>
 
 #include "libmp-private.h"
+#include "util/cmm_mp_attrs.h"
 
 uint32_t mp_segment_id_of(const void *obj)
 {
@@ -304,27 +305,32 @@ MP_EXPORT bool mp_segment_is_online(struct mp_segment *seg)
 	return seg->info.state == CMM_MP_SEG_ONLINE_RAM;
 }
 
+/* libmp's public enums are the kernel's numbers (names: cmm_mp_attrs.c). */
+#define MP_SAME(a, b)	((int)(a) == (int)(b))
+_Static_assert(MP_SAME(MP_SEG_OFFLINE, CMM_MP_SEG_OFFLINE) &&
+	       MP_SAME(MP_SEG_ONLINE_RAM, CMM_MP_SEG_ONLINE_RAM) &&
+	       MP_SAME(MP_SEG_BUSY, CMM_MP_SEG_BUSY) &&
+	       MP_SAME(MP_SEG_FAILED, CMM_MP_SEG_FAILED) &&
+	       MP_SAME(MP_SEG_OWNED, CMM_MP_SEG_OWNED) &&
+	       MP_SAME(MP_SEG_SHARED, CMM_MP_SEG_SHARED),
+	       "enum mp_seg_state is not the kernel's");
+_Static_assert(MP_SAME(MP_SEG_MODE_RAM, CMM_MP_SEG_MODE_RAM) &&
+	       MP_SAME(MP_SEG_MODE_DAX, CMM_MP_SEG_MODE_DAX) &&
+	       MP_SAME(MP_SEG_MODE_BLK, CMM_MP_SEG_MODE_BLK),
+	       "enum mp_seg_mode is not the kernel's");
+
 MP_EXPORT const char *mp_seg_state_name(enum mp_seg_state state)
 {
-	switch (state) {
-	case MP_SEG_OFFLINE:	return "offline";
-	case MP_SEG_ONLINE_RAM:	return "online-ram";
-	case MP_SEG_BUSY:	return "busy";
-	case MP_SEG_FAILED:	return "failed";
-	case MP_SEG_OWNED:	return "owned";
-	case MP_SEG_SHARED:	return "shared";
-	}
-	return "unknown";
+	if ((unsigned int)state >= ARRAY_SIZE(cmm_mp_seg_state_names))
+		return "unknown";
+	return cmm_mp_seg_state_names[state];
 }
 
 MP_EXPORT const char *mp_seg_mode_name(enum mp_seg_mode mode)
 {
-	switch (mode) {
-	case MP_SEG_MODE_RAM:	return "system-ram";
-	case MP_SEG_MODE_DAX:	return "dax";
-	case MP_SEG_MODE_BLK:	return "blk";
-	}
-	return "unknown";
+	if ((unsigned int)mode >= ARRAY_SIZE(cmm_mp_seg_mode_names))
+		return "unknown";
+	return cmm_mp_seg_mode_names[mode];
 }
 
 /* Send a per-segment command whose answer is that segment's message. */

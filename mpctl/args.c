@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "args.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util/util.h"
 
 /*
  * Parse decimal digits at *s into *v, advancing *s. Stricter than

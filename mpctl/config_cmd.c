@@ -6,7 +6,6 @@
  * differs from it. cmm-mp.service runs apply-config at boot.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,41 +16,6 @@
 #include "args.h"
 #include "config.h"
 #include "mpctl.h"
-
-static const char apply_usage[] =
-"usage: mpctl apply-config [-c FILE] [-u] [-v]\n"
-"\n"
-"Bring the pool to the state the configuration file describes: load cmm_mp\n"
-"(modprobe, with the [pool] mem=, seg_size= and chip_id=) and mp_eth (with\n"
-"netdev= the [pool] backend) when they are not loaded, then online and\n"
-"offline the segments of the [segments ...] sections. Segments the file\n"
-"does not name are left alone. Prints the segments it changed (JSON).\n"
-"\n"
-"  -c, --config=FILE    the configuration (default " MPCTL_CONFIG_PATH ")\n"
-"  -u, --human          sizes and addresses as human-readable strings\n"
-"  -v, --verbose        every attribute\n"
-"  -h, --help           this text\n";
-
-static const char check_usage[] =
-"usage: mpctl check-config [-c FILE] [-p] [-u]\n"
-"\n"
-"Compare the running pool with the configuration file and print the\n"
-"result as one JSON object: \"in_sync\" and the list of differences under\n"
-"\"drift\". Exits 1 when the state differs, so it can be used as a check.\n"
-"\n"
-"  -c, --config=FILE    the configuration (default " MPCTL_CONFIG_PATH ")\n"
-"  -p, --parse-only     only check the file: print it as JSON, touch nothing\n"
-"  -u, --human          sizes and addresses as human-readable strings\n"
-"  -h, --help           this text\n";
-
-static const struct option config_opts[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "parse-only", no_argument, NULL, 'p' },
-	{ "human", no_argument, NULL, 'u' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
 
 struct cfg_args {
 	const char *cmd;
@@ -556,39 +520,57 @@ static int apply(struct cfg_args *a, struct mp_ctx *ctx)
 	return ret;
 }
 
+static const struct util_cmd apply_cmd = {
+	.prog = "mpctl",
+	.cmd = "apply-config",
+	.about =
+"Bring the pool to the state the configuration file describes: load cmm_mp\n"
+"(modprobe, with the [pool] mem=, seg_size= and chip_id=) and mp_eth (with\n"
+"netdev= the [pool] backend) when they are not loaded, then online and\n"
+"offline the segments of the [segments ...] sections. Segments the file\n"
+"does not name are left alone. Prints the segments it changed (JSON).\n",
+};
+
+static const struct util_cmd check_cmd = {
+	.prog = "mpctl",
+	.cmd = "check-config",
+	.about =
+"Compare the running pool with the configuration file and print the\n"
+"result as one JSON object: \"in_sync\" and the list of differences under\n"
+"\"drift\". Exits 1 when the state differs, so it can be used as a check.\n",
+};
+
+#define CFG_OPT_CONFIG(path)						\
+	OPT_STRING('c', "config", (path), "FILE",			\
+		   "the configuration (default " MPCTL_CONFIG_PATH ")")
+
 static int config_cmd(struct mp_ctx *ctx, int argc, char **argv,
 		      struct cfg_args *a)
 {
+	const struct util_option apply_opts[] = {
+		CFG_OPT_CONFIG(&a->path),
+		MPCTL_OPT_HUMAN(&a->jflags),
+		MPCTL_OPT_VERBOSE(&a->jflags),
+		OPT_END(),
+	};
+	const struct util_option check_opts[] = {
+		CFG_OPT_CONFIG(&a->path),
+		OPT_BOOLEAN('p', "parse-only", &a->parse_only,
+			    "only check the file: print it as JSON, touch nothing"),
+		MPCTL_OPT_HUMAN(&a->jflags),
+		OPT_END(),
+	};
 	char err[MPCTL_CONFIG_ERR_MAX + 256];
-	int c, rc;
+	int n, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, a->apply ? ":c:uvh" : ":c:puh",
-				config_opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			a->path = optarg;
-			break;
-		case 'p':
-			a->parse_only = true;
-			break;
-		case 'u':
-			a->jflags |= MPCTL_HUMAN;
-			break;
-		case 'v':
-			a->jflags |= MPCTL_VERBOSE;
-			break;
-		case 'h':
-			fputs(a->apply ? apply_usage : check_usage, stdout);
-			return MPCTL_EXIT_OK;
-		default:
-			return mpctl_getopt_error(a->cmd, c, argv);
-		}
-	}
-	if (optind < argc)
+	n = util_parse_options(a->apply ? &apply_cmd : &check_cmd,
+			       a->apply ? apply_opts : check_opts,
+			       argc, argv, &rc);
+	if (n < 0)
+		return rc;
+	if (n)
 		return mpctl_usage_error(a->cmd, "unexpected argument '%s'",
-					 argv[optind]);
+					 argv[0]);
 	rc = mpctl_config_load(&a->cfg, a->path, err, sizeof(err));
 	if (rc) {
 		mpctl_config_free(&a->cfg);

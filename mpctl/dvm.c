@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,45 +30,9 @@
 #define MPCTL_LIBDIR "/usr/local/lib"
 #endif
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DVM_JEMALLOC	"libjemalloc.so.2"
 /* jemalloc settings the DVM heap needs (Documentation/dvm-heap.rst) */
 #define DVM_MALLOC_CONF	"retain:true,oversize_threshold:0"
-
-static const char dvm_usage[] =
-"usage: mpctl dvm run [--min-size S] [--strict] [--stat] [--lib PATH] -- CMD [ARGS...]\n"
-"       mpctl dvm stat [-u] PID\n"
-"\n"
-"run: execute CMD with its heap identity mapped (VA == PA): turns on the\n"
-"kernel's DVM mode for CMD and its children (prctl PR_DVM_ON|PR_DVM_INHERIT,\n"
-"needs root and the DVM kernel), preloads libmp-dvm.so and jemalloc.\n"
-"  -m, --min-size=S     set vm.dvm_min_bytes (system-wide) to S (K, M, G)\n"
-"  -s, --strict         a heap chunk that cannot be identity mapped fails the\n"
-"                       allocation (malloc returns NULL) instead of falling\n"
-"                       back to demand paging\n"
-"  -S, --stat           print a summary of the heap on stderr at exit\n"
-"  -l, --lib=PATH       the libmp-dvm.so to preload\n"
-"\n"
-"stat: identity-mapped and fallback heap bytes, reasons and the identity\n"
-"share of a process run by 'mpctl dvm run' (JSON); of other processes the\n"
-"kernel's view only.\n"
-"  -u, --human          sizes for people\n"
-"  -h, --help           this text\n";
-
-static const struct option run_opts[] = {
-	{ "min-size", required_argument, NULL, 'm' },
-	{ "strict", no_argument, NULL, 's' },
-	{ "stat", no_argument, NULL, 'S' },
-	{ "lib", required_argument, NULL, 'l' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
-
-static const struct option stat_opts[] = {
-	{ "human", no_argument, NULL, 'u' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
 
 /* "2M", "4096", "1G": bytes; 0 on success */
 static int parse_size(const char *s, uint64_t *out)
@@ -183,46 +146,104 @@ static int env_append(const char *var, const char *value, const char *sep,
 	return rc;
 }
 
+struct dvm_run_args {
+	bool strict, stat, have_min;
+	const char *lib;	/* --lib */
+	uint64_t min;		/* --min-size */
+};
+
+struct dvm_stat_args {
+	unsigned int flags;
+};
+
+static struct dvm_run_args run_args;
+static struct dvm_stat_args stat_args;
+
+/* run -m: vm.dvm_min_bytes */
+static int opt_min_size(const struct util_option *opt, const char *arg)
+{
+	struct dvm_run_args *a = opt->value;
+
+	if (parse_size(arg, &a->min) || a->min < 4096)
+		return mpctl_usage_error("dvm",
+			"invalid --min-size '%s' (at least 4096 bytes)", arg);
+	a->have_min = true;
+	return 0;
+}
+
+static const struct util_option run_opts[] = {
+	OPT_CALLBACK('m', "min-size", &run_args, "S",
+		     "set vm.dvm_min_bytes (system-wide) to S (K, M, G)",
+		     opt_min_size),
+	OPT_BOOLEAN('s', "strict", &run_args.strict,
+		    "a heap chunk that cannot be identity mapped fails the\n"
+		    "allocation (malloc returns NULL) instead of falling\n"
+		    "back to demand paging"),
+	OPT_BOOLEAN('S', "stat", &run_args.stat,
+		    "print a summary of the heap on stderr at exit"),
+	OPT_STRING('l', "lib", &run_args.lib, "PATH",
+		   "the libmp-dvm.so to preload"),
+	OPT_END(),
+};
+
+static const struct util_option stat_opts[] = {
+	OPT_BIT('u', "human", &stat_args.flags, MPCTL_HUMAN, "sizes for people"),
+	OPT_END(),
+};
+
+static void dvm_help(FILE *f);
+
+static const struct util_cmd dvm_run_cmd = {
+	.prog = "mpctl",
+	.cmd = "dvm",
+	.sub = "run",
+	.operands = "-- CMD [ARGS...]",
+	.stop_at_operand = true,
+	.about =
+"run: execute CMD with its heap identity mapped (VA == PA): turns on the\n"
+"kernel's DVM mode for CMD and its children (prctl PR_DVM_ON|PR_DVM_INHERIT,\n"
+"needs root and the DVM kernel), preloads libmp-dvm.so and jemalloc.\n",
+	.help = dvm_help,
+};
+
+static const struct util_cmd dvm_stat_cmd = {
+	.prog = "mpctl",
+	.cmd = "dvm",
+	.sub = "stat",
+	.operands = "PID",
+	.about =
+"stat: identity-mapped and fallback heap bytes, reasons and the identity\n"
+"share of a process run by 'mpctl dvm run' (JSON); of other processes the\n"
+"kernel's view only.\n",
+	.help = dvm_help,
+};
+
+/* Both subcommands in one text. */
+static void dvm_help(FILE *f)
+{
+	util_usage_line(f, &dvm_run_cmd, run_opts, true);
+	util_usage_line(f, &dvm_stat_cmd, stat_opts, false);
+	fprintf(f, "\n%s", dvm_run_cmd.about);
+	util_options_help(f, run_opts, false);
+	fprintf(f, "\n%s", dvm_stat_cmd.about);
+	util_options_help(f, stat_opts, true);
+}
+
 static int dvm_run(int argc, char **argv)
 {
-	bool strict = false, stat = false, have_min = false;
-	const char *lib_opt = NULL, *dir;
+	struct dvm_run_args *a = &run_args;
 	char lib[PATH_MAX], preload[PATH_MAX + 32], conf[96];
-	uint64_t min = 0;
+	const char *dir;
 	long ncpu;
-	int c, rc;
+	int n, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:sSl:h", run_opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (parse_size(optarg, &min) || min < 4096)
-				return mpctl_usage_error("dvm",
-					"invalid --min-size '%s' (at least 4096 bytes)",
-					optarg);
-			have_min = true;
-			break;
-		case 's':
-			strict = true;
-			break;
-		case 'S':
-			stat = true;
-			break;
-		case 'l':
-			lib_opt = optarg;
-			break;
-		case 'h':
-			fputs(dvm_usage, stdout);
-			return MPCTL_EXIT_OK;
-		default:
-			return mpctl_getopt_error("dvm", c, argv);
-		}
-	}
-	if (optind >= argc)
+	n = util_parse_options(&dvm_run_cmd, run_opts, argc, argv, &rc);
+	if (n < 0)
+		return rc;
+	if (!n)
 		return mpctl_usage_error("dvm", "run: missing command");
 
-	rc = find_lib(lib_opt, lib, sizeof(lib));
+	rc = find_lib(a->lib, lib, sizeof(lib));
 	if (rc)
 		return mpctl_fail("dvm", "libmp-dvm.so",
 				  "not found (--lib or MP_DVM_LIB): %s",
@@ -236,12 +257,12 @@ static int dvm_run(int argc, char **argv)
 				  "the kernel has no DVM (not the patched kernel?): %s",
 				  strerror(rc));
 	}
-	if (have_min) {
-		rc = write_min_bytes(min);
+	if (a->have_min) {
+		rc = write_min_bytes(a->min);
 		if (rc)
 			return mpctl_fail("dvm", DVM_SYSCTL_MIN_BYTES,
 					  "cannot set %llu: %s",
-					  (unsigned long long)min, strerror(-rc));
+					  (unsigned long long)a->min, strerror(-rc));
 	}
 	snprintf(preload, sizeof(preload), "%s:%s", lib, DVM_JEMALLOC);
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -262,15 +283,15 @@ static int dvm_run(int argc, char **argv)
 	if (!rc)
 		rc = env_append("MALLOC_CONF", conf, ",", true);
 	if (!rc && (setenv(MP_DVM_ENV_STATS_DIR, dir, 1) ||
-		    setenv(MP_DVM_ENV_STRICT, strict ? "1" : "0", 1) ||
-		    setenv(MP_DVM_ENV_STAT, stat ? "1" : "0", 1)))
+		    setenv(MP_DVM_ENV_STRICT, a->strict ? "1" : "0", 1) ||
+		    setenv(MP_DVM_ENV_STAT, a->stat ? "1" : "0", 1)))
 		rc = -errno;
 	if (rc)
 		return mpctl_fail("dvm", "environment", "%s", strerror(-rc));
 	fflush(stdout);
-	execvp(argv[optind], argv + optind);
+	execvp(argv[0], argv);
 	rc = errno;
-	mpctl_fail("dvm", argv[optind], "cannot execute: %s", strerror(rc));
+	mpctl_fail("dvm", argv[0], "cannot execute: %s", strerror(rc));
 	return rc == ENOENT ? 127 : 126;
 }
 
@@ -440,36 +461,26 @@ static struct json_object *vmstat_json(bool *ok)
 
 static int dvm_stat(int argc, char **argv)
 {
+	unsigned int flags;
 	struct json_object *o;
-	unsigned int flags = 0;
 	struct mp_dvm_stats st;
 	struct dvm_smaps sm;
 	bool ok = true, have_stats;
 	uint32_t pid;
-	int c, rc;
+	int n, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":uh", stat_opts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			flags |= MPCTL_HUMAN;
-			break;
-		case 'h':
-			fputs(dvm_usage, stdout);
-			return MPCTL_EXIT_OK;
-		default:
-			return mpctl_getopt_error("dvm", c, argv);
-		}
-	}
-	if (optind >= argc)
+	n = util_parse_options(&dvm_stat_cmd, stat_opts, argc, argv, &rc);
+	if (n < 0)
+		return rc;
+	flags = stat_args.flags;
+	if (!n)
 		return mpctl_usage_error("dvm", "stat: missing PID");
-	if (mpctl_parse_u32(argv[optind], &pid) || !pid || pid > INT_MAX)
+	if (mpctl_parse_u32(argv[0], &pid) || !pid || pid > INT_MAX)
 		return mpctl_usage_error("dvm", "stat: invalid PID '%s'",
-					 argv[optind]);
-	if (optind + 1 < argc)
+					 argv[0]);
+	if (n > 1)
 		return mpctl_usage_error("dvm", "stat: unexpected argument '%s'",
-					 argv[optind + 1]);
+					 argv[1]);
 
 	rc = read_smaps((int)pid, &sm);
 	if (rc == -ENOENT || rc == -ESRCH)
@@ -503,7 +514,7 @@ int cmd_dvm(struct mp_ctx *ctx, int argc, char **argv)
 	if (argc < 2)
 		return mpctl_usage_error("dvm", "missing subcommand (run, stat)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(dvm_usage, stdout);
+		dvm_help(stdout);
 		return MPCTL_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "run"))

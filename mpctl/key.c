@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -17,29 +16,6 @@
 
 #include "args.h"
 #include "mpctl.h"
-
-static const char key_usage[] =
-"usage: mpctl key set [-a] [-i ID] [FILE]\n"
-"       mpctl key clear\n"
-"\n"
-"Give mp_eth the pool key: 32 hexadecimal digits (128 bits) read from\n"
-"FILE or, without it, from stdin. With a key every frame mp_eth sends\n"
-"carries a SipHash-2-4 tag and frames without a valid one are dropped.\n"
-"Rotation without losing requests: 'key set -a' with the new key on\n"
-"every host, then 'key set' with it on every host. 'key clear' forgets\n"
-"every key. Root only; the key is never printed.\n"
-"\n"
-"  -a, --accept-only    accept frames tagged with this key, do not sign\n"
-"                       with it yet\n"
-"  -i, --id=ID          key id carried in every tag (default 1)\n"
-"  -h, --help           this text\n";
-
-static const struct option key_opts[] = {
-	{ "accept-only", no_argument, NULL, 'a' },
-	{ "id", required_argument, NULL, 'i' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
 
 static int hexval(int c)
 {
@@ -127,60 +103,78 @@ static int key_ioctl(struct mpe_test_key *k)
 	return ret;
 }
 
+/* -i: the key id carried in every tag */
+static int opt_id(const struct util_option *opt, const char *arg)
+{
+	if (mpctl_parse_u32(arg, opt->value))
+		return mpctl_usage_error("key", "invalid key id '%s'", arg);
+	return 0;
+}
+
+static const char *const key_more_usage[] = { "clear", NULL };
+
+static const struct util_cmd key_cmd = {
+	.prog = "mpctl",
+	.cmd = "key",
+	.sub = "set",
+	.operands = "[FILE]",
+	.more_usage = key_more_usage,
+	.about =
+"Give mp_eth the pool key: 32 hexadecimal digits (128 bits) read from\n"
+"FILE or, without it, from stdin. With a key every frame mp_eth sends\n"
+"carries a SipHash-2-4 tag and frames without a valid one are dropped.\n"
+"Rotation without losing requests: 'key set -a' with the new key on\n"
+"every host, then 'key set' with it on every host. 'key clear' forgets\n"
+"every key. Root only; the key is never printed.\n",
+};
+
 int cmd_key(struct mp_ctx *ctx, int argc, char **argv)
 {
 	struct mpe_test_key k = { .op = MPE_KEY_SET, .id = 1 };
+	int op = MPE_KEY_SET;
+	const struct util_option opts[] = {
+		OPT_SET_INT('a', "accept-only", &op, MPE_KEY_ACCEPT,
+			    "accept frames tagged with this key, do not sign\n"
+			    "with it yet"),
+		OPT_CALLBACK('i', "id", &k.id, "ID",
+			     "key id carried in every tag (default 1)", opt_id),
+		OPT_END(),
+	};
 	char buf[256];
 	size_t n = 0;
 	ssize_t r;
-	int c, fd = STDIN_FILENO, ret;
+	int fd = STDIN_FILENO, ret, nargs;
 	const char *sub;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(key_usage, stdout);
+		util_usage(stdout, &key_cmd, opts);
 		return MPCTL_EXIT_OK;
 	}
 	if (argc < 2)
 		return mpctl_usage_error("key", "set or clear?");
 	/* mpctl key SUBCOMMAND [OPTIONS] [FILE] */
 	sub = argv[1];
-	argc--;
+	nargs = util_parse_options(&key_cmd, opts, argc - 1, argv + 1, &ret);
+	if (nargs < 0)
+		return ret;
 	argv++;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ai:h", key_opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			k.op = MPE_KEY_ACCEPT;
-			break;
-		case 'i':
-			if (mpctl_parse_u32(optarg, &k.id))
-				return mpctl_usage_error("key", "invalid key id '%s'",
-							 optarg);
-			break;
-		case 'h':
-			fputs(key_usage, stdout);
-			return MPCTL_EXIT_OK;
-		default:
-			return mpctl_getopt_error("key", c, argv);
-		}
-	}
+	k.op = op;
 	if (!strcmp(sub, "clear")) {
-		if (optind < argc)
+		if (nargs)
 			return mpctl_usage_error("key", "unexpected argument '%s'",
-						 argv[optind]);
+						 argv[0]);
 		k.op = MPE_KEY_CLEAR;
 		return key_ioctl(&k) ? MPCTL_EXIT_FAIL : key_ids_json();
 	}
 	if (strcmp(sub, "set"))
 		return mpctl_usage_error("key", "unknown subcommand '%s'", sub);
-	if (optind + 1 < argc)
+	if (nargs > 1)
 		return mpctl_usage_error("key", "unexpected argument '%s'",
-					 argv[optind + 1]);
-	if (optind < argc) {
-		fd = open(argv[optind], O_RDONLY | O_CLOEXEC);
+					 argv[1]);
+	if (nargs) {
+		fd = open(argv[0], O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return mpctl_fail("key", argv[optind], "%s",
+			return mpctl_fail("key", argv[0], "%s",
 					  strerror(errno));
 	}
 	while (n < sizeof(buf) && (r = read(fd, buf + n, sizeof(buf) - n)) > 0)

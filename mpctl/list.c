@@ -4,37 +4,11 @@
  * their segments nested (-D -S), always as a JSON array.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "args.h"
 #include "mpctl.h"
-
-static const char list_usage[] =
-"usage: mpctl list [-d DEV] [-s SEGS] [-D] [-S] [-u] [-v]\n"
-"\n"
-"List the pool as JSON: segments by default, devices with -D, devices\n"
-"with their segments nested with -D -S.\n"
-"\n"
-"  -d, --device=DEV     only device DEV (its id or name, e.g. 0 or mp0)\n"
-"  -s, --segment=SEGS   only these segments (0 | 0,2 | 1-3 | all)\n"
-"  -D, --devices        list devices\n"
-"  -S, --segments       list segments (nested under devices with -D)\n"
-"  -u, --human          sizes and addresses as human-readable strings\n"
-"  -v, --verbose        every attribute\n"
-"  -h, --help           this text\n";
-
-static const struct option list_opts[] = {
-	{ "device", required_argument, NULL, 'd' },
-	{ "segment", required_argument, NULL, 's' },
-	{ "devices", no_argument, NULL, 'D' },
-	{ "segments", no_argument, NULL, 'S' },
-	{ "human", no_argument, NULL, 'u' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
 
 struct list_args {
 	const char *dev;	/* -d as given */
@@ -139,55 +113,54 @@ static int check_segments(struct list_args *a, struct mp_ctx *ctx)
 	return MPCTL_EXIT_OK;
 }
 
+/* -s: the segments to list */
+static int opt_segments(const struct util_option *opt, const char *arg)
+{
+	struct mpctl_seglist *segs = opt->value;
+	const char *bad;
+
+	mpctl_seglist_free(segs);
+	if (mpctl_seglist_parse(segs, arg, &bad))
+		return mpctl_usage_error("list", "invalid segment list '%s' at '%s'",
+					 arg, bad);
+	return 0;
+}
+
+static const struct util_cmd list_cmd = {
+	.prog = "mpctl",
+	.cmd = "list",
+	.about =
+"List the pool as JSON: segments by default, devices with -D, devices\n"
+"with their segments nested with -D -S.\n",
+};
+
 int cmd_list(struct mp_ctx *ctx, int argc, char **argv)
 {
 	struct list_args a = { .segs = { .all = true } };
+	const struct util_option opts[] = {
+		OPT_STRING('d', "device", &a.dev, "DEV",
+			   "only device DEV (its id or name, e.g. 0 or mp0)"),
+		OPT_CALLBACK('s', "segment", &a.segs, "SEGS",
+			     "only these segments (0 | 0,2 | 1-3 | all)",
+			     opt_segments),
+		OPT_BOOLEAN('D', "devices", &a.devices, "list devices"),
+		OPT_BOOLEAN('S', "segments", &a.segments,
+			    "list segments (nested under devices with -D)"),
+		MPCTL_OPT_HUMAN(&a.flags),
+		MPCTL_OPT_VERBOSE(&a.flags),
+		OPT_END(),
+	};
 	struct mp_device *only = NULL;
 	struct json_object *arr = NULL;
-	const char *bad;
 	char what[64];
-	int c, rc;
+	int n, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":d:s:DSuvh", list_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			a.dev = optarg;
-			break;
-		case 's':
-			mpctl_seglist_free(&a.segs);
-			if (mpctl_seglist_parse(&a.segs, optarg, &bad)) {
-				rc = mpctl_usage_error("list", "invalid segment list '%s' at '%s'",
-						       optarg, bad);
-				goto out;
-			}
-			break;
-		case 'D':
-			a.devices = true;
-			break;
-		case 'S':
-			a.segments = true;
-			break;
-		case 'u':
-			a.flags |= MPCTL_HUMAN;
-			break;
-		case 'v':
-			a.flags |= MPCTL_VERBOSE;
-			break;
-		case 'h':
-			fputs(list_usage, stdout);
-			rc = MPCTL_EXIT_OK;
-			goto out;
-		default:
-			rc = mpctl_getopt_error("list", c, argv);
-			goto out;
-		}
-	}
-	if (optind < argc) {
+	n = util_parse_options(&list_cmd, opts, argc, argv, &rc);
+	if (n < 0)
+		goto out;
+	if (n) {
 		rc = mpctl_usage_error("list", "unexpected argument '%s'",
-				       argv[optind]);
+				       argv[0]);
 		goto out;
 	}
 	if (!a.devices)

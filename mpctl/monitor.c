@@ -4,31 +4,11 @@
  * the kernel announces, until interrupted or --count events were printed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "args.h"
 #include "mpctl.h"
-
-static const char monitor_usage[] =
-"usage: mpctl monitor [--count N] [-u]\n"
-"\n"
-"Print one JSON object per line for every segment state change, as the\n"
-"kernel announces it: {\"event\":\"segment\", ...the segment...}. When events\n"
-"were lost (the socket overflowed) {\"event\":\"lost\"} is printed; re-read\n"
-"the state with 'mpctl list'.\n"
-"\n"
-"  -c, --count=N        exit after N segment events\n"
-"  -u, --human          sizes and addresses as human-readable strings\n"
-"  -h, --help           this text\n";
-
-static const struct option monitor_opts[] = {
-	{ "count", required_argument, NULL, 'c' },
-	{ "human", no_argument, NULL, 'u' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
 
 /* {"event":NAME} followed by the segment's attributes, on one line. */
 static int print_event(const char *name, struct mp_segment *seg,
@@ -66,37 +46,47 @@ nomem:
 	return -ENOMEM;
 }
 
+/* -c: a positive number of events */
+static int opt_count(const struct util_option *opt, const char *arg)
+{
+	uint32_t *count = opt->value;
+
+	if (mpctl_parse_u32(arg, count) || !*count)
+		return mpctl_usage_error("monitor",
+					 "--count needs a positive number, not '%s'",
+					 arg);
+	return 0;
+}
+
+static const struct util_cmd monitor_cmd = {
+	.prog = "mpctl",
+	.cmd = "monitor",
+	.about =
+"Print one JSON object per line for every segment state change, as the\n"
+"kernel announces it: {\"event\":\"segment\", ...the segment...}. When events\n"
+"were lost (the socket overflowed) {\"event\":\"lost\"} is printed; re-read\n"
+"the state with 'mpctl list'.\n",
+};
+
 int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv)
 {
 	unsigned int flags = MPCTL_VERBOSE;
-	struct mp_monitor *mon = NULL;
 	uint32_t count = 0, seen = 0;
-	int c, rc;
+	const struct util_option opts[] = {
+		OPT_CALLBACK('c', "count", &count, "N",
+			     "exit after N segment events", opt_count),
+		MPCTL_OPT_HUMAN(&flags),
+		OPT_END(),
+	};
+	struct mp_monitor *mon = NULL;
+	int n, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":c:uh", monitor_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (mpctl_parse_u32(optarg, &count) || !count)
-				return mpctl_usage_error("monitor",
-							 "--count needs a positive number, not '%s'",
-							 optarg);
-			break;
-		case 'u':
-			flags |= MPCTL_HUMAN;
-			break;
-		case 'h':
-			fputs(monitor_usage, stdout);
-			return MPCTL_EXIT_OK;
-		default:
-			return mpctl_getopt_error("monitor", c, argv);
-		}
-	}
-	if (optind < argc)
+	n = util_parse_options(&monitor_cmd, opts, argc, argv, &rc);
+	if (n < 0)
+		return rc;
+	if (n)
 		return mpctl_usage_error("monitor", "unexpected argument '%s'",
-					 argv[optind]);
+					 argv[0]);
 
 	/* Subscribe before anything else so no event is missed. */
 	rc = mp_monitor_new(ctx, &mon);

@@ -12,7 +12,6 @@
  * failure classes of enum in mpctl.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +19,6 @@
 
 #include "args.h"
 #include "mpctl.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #ifndef MPCTL_VERSION
 #define MPCTL_VERSION "unknown"
@@ -90,19 +87,14 @@ static void vline(const char *cmd, const char *what, const char *fmt,
  */
 int mpctl_usage_error(const char *cmd, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = util_usage_verror("mpctl", strcmp(cmd, "mpctl") ? cmd : NULL,
+			       fmt, ap);
 	va_end(ap);
-	fflush(stdout);
-	if (strcmp(cmd, "mpctl"))
-		fprintf(stderr, "mpctl: %s: %s (see 'mpctl %s --help')\n",
-			cmd, msg, cmd);
-	else
-		fprintf(stderr, "mpctl: %s (see 'mpctl --help')\n", msg);
-	return MPCTL_EXIT_USAGE;
+	return rc;
 }
 
 /**
@@ -225,25 +217,6 @@ int mpctl_load(const char *cmd, struct mp_ctx *ctx)
 				      "needs root");
 	return mpctl_fail_ctx(cmd, "reading the pool", ctx, rc,
 			      "cannot list devices and segments");
-}
-
-/**
- * mpctl_getopt_error() - report what getopt_long() (opterr = 0) refused
- * @cmd: the command
- * @c: getopt_long()'s answer, '?' or ':'
- * @argv: the arguments given to getopt_long()
- *
- * Return: MPCTL_EXIT_USAGE.
- */
-int mpctl_getopt_error(const char *cmd, int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':')
-		return mpctl_usage_error(cmd, "option '%s' needs a value", arg);
-	if (optopt && strncmp(arg, "--", 2))
-		return mpctl_usage_error(cmd, "unknown option '-%c'", optopt);
-	return mpctl_usage_error(cmd, "unknown option '%s'", arg);
 }
 
 /* --format=N or --format N at argv[1]: how many words it took, or < 0. */

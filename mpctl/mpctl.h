@@ -7,6 +7,8 @@
 #include <json-c/json.h>
 
 #include "libmp.h"
+#include "util/parse-options.h"
+#include "util/util.h"
 
 /*
  * Exit status: documented in Documentation/mpctl.rst. 3 and up came
@@ -15,7 +17,7 @@
 enum {
 	MPCTL_EXIT_OK = 0,
 	MPCTL_EXIT_FAIL = 1,	/* the operation failed (any other reason) */
-	MPCTL_EXIT_USAGE = 2,	/* bad command line */
+	MPCTL_EXIT_USAGE = UTIL_EXIT_USAGE,	/* bad command line */
 	MPCTL_EXIT_NOTLOADED = 3,	/* the cmm_mp module is not loaded */
 	MPCTL_EXIT_PERM = 4,	/* needs privilege (root) */
 	MPCTL_EXIT_NOENT = 5,	/* no such segment, device or peer */
@@ -34,13 +36,16 @@ enum {
 #define MPCTL_FORMAT		2
 extern unsigned int mpctl_format;	/* --format, else MPCTL_FORMAT */
 
-#define BIT(n)		(1U << (n))
-#define __mpctl_attr(x)	__attribute__((x))
-#define __printf(a, b)	__mpctl_attr(format(printf, a, b))
-
 /* Output flags for the JSON builders. */
 #define MPCTL_HUMAN	BIT(0)	/* -u: sizes and addresses for people */
 #define MPCTL_VERBOSE	BIT(1)	/* -v: every attribute */
+
+/* The options several commands share, for their option tables. */
+#define MPCTL_OPT_HUMAN(flags)						\
+	OPT_BIT('u', "human", (flags), MPCTL_HUMAN,			\
+		"sizes and addresses as human-readable strings")
+#define MPCTL_OPT_VERBOSE(flags)					\
+	OPT_BIT('v', "verbose", (flags), MPCTL_VERBOSE, "every attribute")
 
 /* mpctl.c: errors, one line on stderr each */
 __printf(2, 3)
@@ -54,7 +59,6 @@ int mpctl_exit_of_errno(int err, bool kernel);
 int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
 		   int err, const char *reason);
 int mpctl_load(const char *cmd, struct mp_ctx *ctx);
-int mpctl_getopt_error(const char *cmd, int c, char **argv);
 
 /* json.c */
 struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags);

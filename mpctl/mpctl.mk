@@ -20,14 +20,14 @@ $(B)/mpctl/mp_seg.o: kernel/common/mp_seg.c kernel/common/mp_seg.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -c -o $@ $<
 
-$(B)/mpctl/mpctl: $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o $(B)/libmp/libmp.so
-	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o -L$(B)/libmp -lmp $(JSONC_LIBS) \
+$(B)/mpctl/mpctl: $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o $(B)/libmp/libmp.so
+	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o -L$(B)/libmp -lmp $(JSONC_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../libmp'
 
 # The installed mpctl finds libmp in libdir like any program: linked again
 # without the build-tree rpath.
-$(B)/mpctl/mpctl.install: $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o $(B)/libmp/libmp.so
-	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o -L$(B)/libmp -lmp $(JSONC_LIBS)
+$(B)/mpctl/mpctl.install: $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o $(B)/libmp/libmp.so
+	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o -L$(B)/libmp -lmp $(JSONC_LIBS)
 
 .PHONY: install-mpctl uninstall-mpctl
 install: install-mpctl

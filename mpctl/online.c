@@ -5,57 +5,12 @@
  * is still printed, so a script knows what to undo.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
 #include "mpctl.h"
-
-static const char online_usage[] =
-"usage: mpctl online SEGS [--as ram|dax|blk] [--shared] [--no-movable] [--keep-zone] [-u] [-v]\n"
-"\n"
-"Online segments, in the order given, and print them (JSON). SEGS is\n"
-"0 | 0,2 | 1-3 | all (every offline segment); several SEGS arguments add\n"
-"up. Segments of this host's device become System RAM by default; those\n"
-"of other devices of the pool become /dev/mps<N>.\n"
-"\n"
-"  -a, --as MODE        ram: System RAM (this host's device only);\n"
-"                       dax: character device /dev/mps<N> (read, write, mmap);\n"
-"                       blk: block device /dev/mpb<N>\n"
-"  -s, --shared         sharing mode (dax, blk): several hosts hold the\n"
-"                       segment at once (Documentation/pool.rst)\n"
-"  -N, --no-movable     online to the kernel zone (ZONE_NORMAL) instead of\n"
-"                       ZONE_MOVABLE; such memory may not go offline again\n"
-"  -k, --keep-zone      blocks the kernel onlined itself (its auto-online\n"
-"                       policy) keep the zone it chose; by default they are\n"
-"                       onlined again in the zone asked for\n"
-"  -u, --human          sizes and addresses as human-readable strings\n"
-"  -v, --verbose        every attribute\n"
-"  -h, --help           this text\n";
-
-static const char offline_usage[] =
-"usage: mpctl offline SEGS [-u] [-v]\n"
-"\n"
-"Offline segments (their pages migrate away first), in the order given,\n"
-"and print them (JSON). SEGS is 0 | 0,2 | 1-3 | all (every online segment);\n"
-"several SEGS arguments add up.\n"
-"\n"
-"  -u, --human          sizes and addresses as human-readable strings\n"
-"  -v, --verbose        every attribute\n"
-"  -h, --help           this text\n";
-
-static const struct option online_opts[] = {
-	{ "as", required_argument, NULL, 'a' },
-	{ "shared", no_argument, NULL, 's' },
-	{ "no-movable", no_argument, NULL, 'N' },
-	{ "keep-zone", no_argument, NULL, 'k' },
-	{ "human", no_argument, NULL, 'u' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
 
 /* What a failure of SEG_ONLINE / SEG_OFFLINE means, by errno. */
 static const char *seg_reason(bool online, int err)
@@ -155,7 +110,7 @@ struct seg_args {
 	const char *cmd;
 	bool as;			/* --as given */
 	enum mpctl_mode mode;		/* --as */
-	unsigned long flags;		/* mp_segment_online() flags */
+	unsigned int flags;		/* mp_segment_online() flags */
 	unsigned int jflags;		/* MPCTL_HUMAN, MPCTL_VERBOSE */
 	struct mpctl_seglist list;	/* all ids of all arguments */
 };
@@ -259,150 +214,187 @@ static int collect(struct seg_args *a, struct mp_ctx *ctx,
 	return MPCTL_EXIT_OK;
 }
 
-static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
-		      struct seg_args *a)
+/* online -a: the mode to online in */
+static int opt_as(const struct util_option *opt, const char *arg)
 {
-	struct json_object *arr = NULL;
-	struct mp_segment **segs = NULL;
-	size_t nr = 0, i;
-	int c, rc;
+	struct seg_args *a = opt->value;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, a->online ? ":a:sNkuvh" : ":uvh",
-				online_opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (!a->online)
-				goto bad_opt;
-			if (mpctl_parse_mode(optarg, &a->mode)) {
-				rc = mpctl_usage_error(a->cmd, "--as '%s': use ram, dax or blk",
-						       optarg);
-				goto out;
-			}
-			a->as = true;
-			break;
-		case 's':
-			if (!a->online)
-				goto bad_opt;
-			a->flags |= MP_ONLINE_SHARED;
-			break;
-		case 'N':
-			if (!a->online)
-				goto bad_opt;
-			a->flags |= MP_ONLINE_NO_MOVABLE;
-			break;
-		case 'k':
-			if (!a->online)
-				goto bad_opt;
-			a->flags |= MP_ONLINE_KEEP_ZONE;
-			break;
-		case 'u':
-			a->jflags |= MPCTL_HUMAN;
-			break;
-		case 'v':
-			a->jflags |= MPCTL_VERBOSE;
-			break;
-		case 'h':
-			fputs(a->online ? online_usage : offline_usage, stdout);
-			rc = MPCTL_EXIT_OK;
-			goto out;
-		default:
-			goto bad_opt;
-		}
+	if (mpctl_parse_mode(arg, &a->mode))
+		return mpctl_usage_error(a->cmd, "--as '%s': use ram, dax or blk",
+					 arg);
+	a->as = true;
+	return 0;
+}
+
+static const struct util_cmd online_cmd = {
+	.prog = "mpctl",
+	.cmd = "online",
+	.operands = "SEGS",
+	.operands_first = true,
+	.about =
+"Online segments, in the order given, and print them (JSON). SEGS is\n"
+"0 | 0,2 | 1-3 | all (every offline segment); several SEGS arguments add\n"
+"up. Segments of this host's device become System RAM by default; those\n"
+"of other devices of the pool become /dev/mps<N>.\n",
+};
+
+static const struct util_cmd offline_cmd = {
+	.prog = "mpctl",
+	.cmd = "offline",
+	.operands = "SEGS",
+	.operands_first = true,
+	.about =
+"Offline segments (their pages migrate away first), in the order given,\n"
+"and print them (JSON). SEGS is 0 | 0,2 | 1-3 | all (every online segment);\n"
+"several SEGS arguments add up.\n",
+};
+
+/*
+ * The options, as util_parse_options(): the number of operands (at least
+ * one), or -1 when the command is to end with *@status.
+ */
+static int seg_options(struct seg_args *a, int argc, char **argv,
+		       int *status)
+{
+	const struct util_option online_opts[] = {
+		OPT_CALLBACK('a', "as", a, "MODE",
+			     "ram: System RAM (this host's device only);\n"
+			     "dax: character device /dev/mps<N> (read, write, mmap);\n"
+			     "blk: block device /dev/mpb<N>", opt_as),
+		OPT_BIT('s', "shared", &a->flags, MP_ONLINE_SHARED,
+			"sharing mode (dax, blk): several hosts hold the\n"
+			"segment at once (Documentation/pool.rst)"),
+		OPT_BIT('N', "no-movable", &a->flags, MP_ONLINE_NO_MOVABLE,
+			"online to the kernel zone (ZONE_NORMAL) instead of\n"
+			"ZONE_MOVABLE; such memory may not go offline again"),
+		OPT_BIT('k', "keep-zone", &a->flags, MP_ONLINE_KEEP_ZONE,
+			"blocks the kernel onlined itself (its auto-online\n"
+			"policy) keep the zone it chose; by default they are\n"
+			"onlined again in the zone asked for"),
+		MPCTL_OPT_HUMAN(&a->jflags),
+		MPCTL_OPT_VERBOSE(&a->jflags),
+		OPT_END(),
+	};
+	const struct util_option offline_opts[] = {
+		MPCTL_OPT_HUMAN(&a->jflags),
+		MPCTL_OPT_VERBOSE(&a->jflags),
+		OPT_END(),
+	};
+	int n;
+
+	n = util_parse_options(a->online ? &online_cmd : &offline_cmd,
+			       a->online ? online_opts : offline_opts,
+			       argc, argv, status);
+	if (!n) {
+		*status = mpctl_usage_error(a->cmd, "missing segment list");
+		return -1;
 	}
-	if (optind == argc) {
-		rc = mpctl_usage_error(a->cmd, "missing segment list");
-		goto out;
-	}
-	if ((a->flags & MP_ONLINE_SHARED) && a->as &&
-	    a->mode == MPCTL_MODE_RAM) {
-		rc = mpctl_usage_error(a->cmd, "--shared needs --as dax or --as blk");
-		goto out;
-	}
-	if ((a->flags & MP_ONLINE_SHARED) && !a->as) {
-		a->as = true;		/* --shared alone: dax */
+	return n;
+}
+
+/* --as and the flags that go with one mode only; --shared alone is dax. */
+static int seg_check_mode(struct seg_args *a)
+{
+	bool shared = a->flags & MP_ONLINE_SHARED;
+
+	if (shared && a->as && a->mode == MPCTL_MODE_RAM)
+		return mpctl_usage_error(a->cmd, "--shared needs --as dax or --as blk");
+	if (shared && !a->as) {
+		a->as = true;
 		a->mode = MPCTL_MODE_DAX;
 	}
-	if ((a->flags & MP_ONLINE_NO_MOVABLE) && a->as &&
-	    a->mode != MPCTL_MODE_RAM) {
-		rc = mpctl_usage_error(a->cmd, "--no-movable is for --as ram only");
-		goto out;
-	}
-	if ((a->flags & MP_ONLINE_KEEP_ZONE) && a->as &&
-	    a->mode != MPCTL_MODE_RAM) {
-		rc = mpctl_usage_error(a->cmd, "--keep-zone is for --as ram only");
-		goto out;
-	}
-	rc = parse_args(a, argc - optind, argv + optind);
-	if (rc)
-		goto out;
+	if (!a->as || a->mode == MPCTL_MODE_RAM)
+		return MPCTL_EXIT_OK;
+	if (a->flags & MP_ONLINE_NO_MOVABLE)
+		return mpctl_usage_error(a->cmd, "--no-movable is for --as ram only");
+	if (a->flags & MP_ONLINE_KEEP_ZONE)
+		return mpctl_usage_error(a->cmd, "--keep-zone is for --as ram only");
+	return MPCTL_EXIT_OK;
+}
 
-	rc = mpctl_load(a->cmd, ctx);
-	if (rc)
-		goto out;
-	rc = collect(a, ctx, &segs, &nr);
-	if (rc)
-		goto out;
-	if (a->online)
-		warn_keyless(a->cmd, ctx);
-	arr = json_object_new_array();
-	if (!arr) {
-		rc = mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
-		goto out;
-	}
+static int seg_do(struct seg_args *a, struct mp_segment *seg)
+{
+	if (!a->online)
+		return mp_segment_offline(seg);
+	if (a->as)
+		return mp_segment_online_as(seg, (enum mp_seg_mode)a->mode,
+					    a->flags);
+	return mp_segment_online(seg, a->flags);
+}
 
+/* Report why @seg did not change: who holds it, or what the kernel said. */
+static int seg_failed(struct seg_args *a, struct mp_ctx *ctx,
+		      struct mp_segment *seg, int err)
+{
+	char what[32], owned[64];
+
+	snprintf(what, sizeof(what), "segment %u", mp_segment_get_id(seg));
+	if ((err == -EBUSY || err == -EPERM) &&
+	    seg_owned_by_other(seg, owned, sizeof(owned)))
+		return mpctl_fail_ctx(a->cmd, what, ctx, err, owned);
+	if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
+		return mpctl_fail_ctx(a->cmd, what, ctx, err, NULL);
+	return mpctl_fail_ctx(a->cmd, what, ctx, err,
+			      seg_reason(a->online, err));
+}
+
+/*
+ * Change @segs in order and print them; at the first failure print what
+ * did change, then say what did not.
+ */
+static int seg_change_all(struct seg_args *a, struct mp_ctx *ctx,
+			  struct mp_segment **segs, size_t nr)
+{
+	struct json_object *arr = json_object_new_array(), *o;
+	size_t i;
+	int err;
+
+	if (!arr)
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
 	for (i = 0; i < nr; i++) {
-		struct json_object *o;
-		char what[32], owned[64];
-		int err;
-
-		if (!a->online)
-			err = mp_segment_offline(segs[i]);
-		else if (a->as)
-			err = mp_segment_online_as(segs[i],
-						   (enum mp_seg_mode)a->mode,
-						   a->flags);
-		else
-			err = mp_segment_online(segs[i], a->flags);
+		err = seg_do(a, segs[i]);
 		if (err) {
-			snprintf(what, sizeof(what), "segment %u",
-				 mp_segment_get_id(segs[i]));
-			/* Print what did change before saying what did not. */
 			if (json_object_array_length(arr))
 				mpctl_print_json(arr, true);	/* consumes */
 			else
 				json_object_put(arr);
-			arr = NULL;
-			if ((err == -EBUSY || err == -EPERM) &&
-			    seg_owned_by_other(segs[i], owned, sizeof(owned)))
-				rc = mpctl_fail_ctx(a->cmd, what, ctx, err,
-						    owned);
-			else if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
-				rc = mpctl_fail_ctx(a->cmd, what, ctx, err,
-						    NULL);
-			else
-				rc = mpctl_fail_ctx(a->cmd, what, ctx, err,
-						    seg_reason(a->online, err));
-			goto out;
+			return seg_failed(a, ctx, segs[i], err);
 		}
 		o = mpctl_seg_json(segs[i], a->jflags);
 		if (!o || json_object_array_add(arr, o)) {
 			json_object_put(o);
-			rc = mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
-			goto out;
+			json_object_put(arr);
+			return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
 		}
 	}
-	rc = mpctl_print_json(arr, true) ?
-		mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM)) :
-		MPCTL_EXIT_OK;
-	arr = NULL;
-	goto out;
+	if (mpctl_print_json(arr, true))
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	return MPCTL_EXIT_OK;
+}
 
-bad_opt:
-	rc = mpctl_getopt_error(a->cmd, c, argv);
+static int seg_change(struct mp_ctx *ctx, int argc, char **argv,
+		      struct seg_args *a)
+{
+	struct mp_segment **segs = NULL;
+	size_t nr = 0;
+	int n, rc;
+
+	n = seg_options(a, argc, argv, &rc);
+	if (n < 0)
+		goto out;
+	rc = seg_check_mode(a);
+	if (!rc)
+		rc = parse_args(a, n, argv);
+	if (!rc)
+		rc = mpctl_load(a->cmd, ctx);
+	if (!rc)
+		rc = collect(a, ctx, &segs, &nr);
+	if (rc)
+		goto out;
+	if (a->online)
+		warn_keyless(a->cmd, ctx);
+	rc = seg_change_all(a, ctx, segs, nr);
 out:
-	json_object_put(arr);
 	free(segs);
 	mpctl_seglist_free(&a->list);
 	return rc;

@@ -4,29 +4,11 @@
  * object per peer device.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "args.h"
 #include "mpctl.h"
-
-static const char stats_usage[] =
-"usage: mpctl stats [-p PEER] [-h]\n"
-"\n"
-"Print the transport's counters for every peer device as JSON: frames\n"
-"sent and received, retransmissions, duplicates, out-of-window requests,\n"
-"stale responses, timeouts, NAKs and more (Documentation/protocol.rst).\n"
-"An empty array when no backend (mp_eth) is loaded.\n"
-"\n"
-"  -p, --peer=ID        only the peer with device id ID\n"
-"  -h, --help           this text\n";
-
-static const struct option stats_opts[] = {
-	{ "peer", required_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
-	{ }
-};
 
 static struct json_object *peer_json(struct mp_peer *peer)
 {
@@ -60,34 +42,50 @@ fail:
 	return NULL;
 }
 
+struct stats_args {
+	bool only;	/* -p given */
+	uint32_t id;	/* -p */
+};
+
+/* -p: a peer's device id */
+static int opt_peer(const struct util_option *opt, const char *arg)
+{
+	struct stats_args *a = opt->value;
+
+	if (mpctl_parse_u32(arg, &a->id))
+		return mpctl_usage_error("stats", "invalid peer id '%s'", arg);
+	a->only = true;
+	return 0;
+}
+
+static const struct util_cmd stats_cmd = {
+	.prog = "mpctl",
+	.cmd = "stats",
+	.about =
+"Print the transport's counters for every peer device as JSON: frames\n"
+"sent and received, retransmissions, duplicates, out-of-window requests,\n"
+"stale responses, timeouts, NAKs and more (Documentation/protocol.rst).\n"
+"An empty array when no backend (mp_eth) is loaded.\n",
+};
+
 int cmd_stats(struct mp_ctx *ctx, int argc, char **argv)
 {
+	struct stats_args a = { };
+	const struct util_option opts[] = {
+		OPT_CALLBACK('p', "peer", &a, "ID",
+			     "only the peer with device id ID", opt_peer),
+		OPT_END(),
+	};
 	struct json_object *arr = NULL, *o;
 	struct mp_peer *peer;
-	bool only = false;
-	uint32_t id = 0;
-	int c, rc;
+	int n, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":p:h", stats_opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (mpctl_parse_u32(optarg, &id))
-				return mpctl_usage_error("stats", "invalid peer id '%s'",
-							 optarg);
-			only = true;
-			break;
-		case 'h':
-			fputs(stats_usage, stdout);
-			return MPCTL_EXIT_OK;
-		default:
-			return mpctl_getopt_error("stats", c, argv);
-		}
-	}
-	if (optind < argc)
+	n = util_parse_options(&stats_cmd, opts, argc, argv, &rc);
+	if (n < 0)
+		return rc;
+	if (n)
 		return mpctl_usage_error("stats", "unexpected argument '%s'",
-					 argv[optind]);
+					 argv[0]);
 
 	rc = mp_stats_refresh(ctx);
 	if (rc == -EPERM || rc == -EACCES)
@@ -100,7 +98,7 @@ int cmd_stats(struct mp_ctx *ctx, int argc, char **argv)
 	if (!arr)
 		return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));
 	for (peer = mp_peer_get_first(ctx); peer; peer = mp_peer_get_next(peer)) {
-		if (only && mp_peer_get_id(peer) != id)
+		if (a.only && mp_peer_get_id(peer) != a.id)
 			continue;
 		o = peer_json(peer);
 		if (!o || json_object_array_add(arr, o)) {
@@ -109,10 +107,10 @@ int cmd_stats(struct mp_ctx *ctx, int argc, char **argv)
 			return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));
 		}
 	}
-	if (only && !json_object_array_length(arr)) {
+	if (a.only && !json_object_array_length(arr)) {
 		json_object_put(arr);
 		return mpctl_fail_code(MPCTL_EXIT_NOENT, "stats", "peer",
-				       "no such peer %u: %s", id, strerror(ENOENT));
+				       "no such peer %u: %s", a.id, strerror(ENOENT));
 	}
 	if (mpctl_print_json(arr, true))
 		return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));

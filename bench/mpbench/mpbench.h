@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MPB_LINE	64
+#include "util/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MPB_LINE	64
 
 enum mpb_kind {
 	MPB_SYS,	/* anonymous memory, default policy */

@@ -81,6 +81,8 @@
 #include <linux/cmm_mp.h>
 #include <linux/mp_eth_test.h>
 
+#include "util/util.h"
+
 #define KSFT_SKIP	4
 #define NL_BUF		8192
 #define RX_BUF		(64 * 1024)
@@ -89,7 +91,6 @@
 #define ARENA		(17UL << 20)	/* >= MPE_TEST_MAX_XFER + slack */
 #define MAX_NODES	64
 #define SHORT_IO	(1024UL * 1024)	/* longest valid zero-out, discard */
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum iface { IF_NL, IF_NL_UNPRIV, IF_IOCTL, IF_IO, NR_IF };
 static const char * const if_name[NR_IF] = {

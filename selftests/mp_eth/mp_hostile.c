@@ -68,10 +68,11 @@
 #include <unistd.h>
 #include <linux/mp_eth.h>
 
+#include "util/util.h"
+
 #define ETYPE_SIG	0x88B7
 #define MAX_FRAME	9018
 #define MAX_MEMBERS	16
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DISC_MAX_ROUND	0x7fffffffU
 
 static int sock = -1;

@@ -53,6 +53,8 @@
 #include <linux/genetlink.h>
 #include <linux/cmm_mp.h>
 
+#include "util/cmm_mp_attrs.h"
+
 #define FAKE_FAMILY_ID		family_id()
 #define FAKE_GROUP_ID		7
 #define FAKE_MAX_FDS		1024
@@ -544,18 +546,6 @@ static int injected(const char *cmd, uint32_t seg, const char **msg)
 	return -(int)strtoul(er, NULL, 0);
 }
 
-static const int attr_len[CMM_MP_A_MAX + 1] = {
-	[CMM_MP_A_DEV_ID] = 4, [CMM_MP_A_CHIP_ID] = 8, [CMM_MP_A_DEV_PHYS] = 8,
-	[CMM_MP_A_DEV_SIZE] = 8, [CMM_MP_A_SEG_SIZE] = 8,
-	[CMM_MP_A_NR_SEGS] = 4, [CMM_MP_A_NODE] = 4,
-	[CMM_MP_A_BLOCK_SIZE] = 8, [CMM_MP_A_SEG_ID] = 4,
-	[CMM_MP_A_SEG_NHA] = 8, [CMM_MP_A_SEG_PHYS] = 8,
-	[CMM_MP_A_SEG_STATE] = 4, [CMM_MP_A_SEG_MODE] = 4,
-	[CMM_MP_A_SEG_OWNER] = 4, [CMM_MP_A_MEMBLK_FIRST] = 4,
-	[CMM_MP_A_MEMBLK_COUNT] = 4, [CMM_MP_A_MEMBLK_ONLINE] = 4,
-	[CMM_MP_A_MEMBLK_MOVABLE] = 4,
-};
-
 /* Strict validation, as genetlink does by default. */
 static int parse_attrs(const struct nlmsghdr *nlh,
 		       const struct nlattr **tb, const char **emsg)
@@ -579,13 +569,15 @@ static int parse_attrs(const struct nlmsghdr *nlh,
 			*emsg = "Unknown attribute type";
 			return -EINVAL;
 		}
-		if (type == CMM_MP_A_DEV_NAME) {
-			if (len < 1 || len > 16 ||
+		/* the table libmp's policy comes from (util/cmm_mp_attrs.c) */
+		if (cmm_mp_attr_descs[type].kind == CMM_MP_T_STRING) {
+			if (len < 1 || len > (int)cmm_mp_attr_descs[type].len ||
 			    ((const char *)a + NLA_HDRLEN)[len - 1]) {
 				*emsg = "Attribute failed policy validation";
 				return -EINVAL;
 			}
-		} else if (attr_len[type] && len != attr_len[type]) {
+		} else if (cmm_mp_attr_descs[type].len &&
+			   len != (int)cmm_mp_attr_descs[type].len) {
 			*emsg = "Attribute failed policy validation";
 			return -EINVAL;
 		}

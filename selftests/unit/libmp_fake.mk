@@ -4,10 +4,11 @@
 # into test_libmp_fake, LD_PRELOADed under mpctl by test_mpctl_cli.
 UNIT_TESTS += $(B)/unit/test_libmp_fake $(B)/unit/test_mpctl_cli
 
-$(B)/unit/fake_cmm_mp.so: selftests/unit/fake_cmm_mp.c include/uapi/linux/cmm_mp.h
+$(B)/unit/fake_cmm_mp.so: selftests/unit/fake_cmm_mp.c util/cmm_mp_attrs.c \
+		util/cmm_mp_attrs.h include/uapi/linux/cmm_mp.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -fPIC -shared -o $@ \
-		$< -ldl
+		$(filter %.c,$^) -ldl
 
 # --no-as-needed: nothing in the test calls the fake, it must stay
 # first in the lookup order all the same.

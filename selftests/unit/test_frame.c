@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "mp_frame.h"
+#include "util/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MTU_PAYLOAD	(1500 - MP_ETH_HDR_LEN)
 #define JUMBO_PAYLOAD	(9000 - MP_ETH_HDR_LEN)
 

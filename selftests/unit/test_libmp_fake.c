@@ -21,8 +21,7 @@
 #include <cmocka.h>
 
 #include "libmp.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util/util.h"
 
 struct fixture {
 	char dir[256];

@@ -23,6 +23,7 @@
 #include "mp_window.h"
 #include "mp_rift.h"
 #include "mp_stats.h"
+#include "util/util.h"
 
 #define MS		1000000ULL
 #define US		1000ULL
@@ -32,7 +33,6 @@
 #define FRAME_MAX	(MP_ETH_HDR_LEN + 8)
 #define MAXPKT		4096
 #define NENT		MP_RIFT_DEFAULT_ENTRIES
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct pkt {
 	u64 at;

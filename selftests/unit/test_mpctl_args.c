@@ -9,8 +9,7 @@
 #include <cmocka.h>
 
 #include "args.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util/util.h"
 
 /* Parse @s, expect success and exactly the ids given (in order). */
 static void expect_ids(const char *s, const uint32_t *ids, size_t nr)
