@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types for DVM's pure-logic files in dvm/common/.  dvm_pe and dvm_avc are
- * compiled unchanged into the host's unit tests and tools, and, with this
- * include replaced by <linux/errno.h> and <linux/types.h> (patches/mkpatch),
- * into the kernel by patches 0005 and 0006; dvm_graph only on the host.
- * Nothing here may pull in kernel-only headers.
+ * The kernel's short type names for DVM's host builds: dvm_graph here,
+ * and, through dvm/host/linux/types.h, the series' Permission Entry
+ * tables and AVC.  Userspace only.
  */
 #ifndef _CMM_MP_DVM_TYPES_H
 #define _CMM_MP_DVM_TYPES_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#include <linux/errno.h>
-#else
 #include <stdbool.h>
 #include <stddef.h>
 #include <errno.h>
@@ -24,6 +18,5 @@ typedef __u32 u32;
 typedef __u64 u64;
 typedef __s32 s32;
 typedef __s64 s64;
-#endif
 
 #endif /* _CMM_MP_DVM_TYPES_H */

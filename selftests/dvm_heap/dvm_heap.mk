@@ -7,6 +7,6 @@ GUEST_BINS += $(DVMH_BINS)
 USERSPACE += $(DVMH_BINS)
 
 $(DVMH_BINS): $(B)/selftests/dvm_heap/%: selftests/dvm_heap/%.c selftests/dvm_heap/structs.h \
-		include/uapi/linux/dvm_accel.h
+		$(DVM_SERIES_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $< -lpthread
+	$(CC) $(CPPFLAGS_COMMON) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) -o $@ $< -lpthread

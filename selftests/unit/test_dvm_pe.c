@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "dvm_pe.h"
-#include "dvm_avc.h"
+#include <linux/dvm_pe.h>
+#include <linux/dvm_avc.h>
 
 #define KiB 1024ULL
 #define MiB (1024 * KiB)

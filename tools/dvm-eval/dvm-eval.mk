@@ -4,15 +4,15 @@
 # runs/dvm-<timestamp>/results.json and regenerates the tables in
 # Documentation/dvm.rst from it (tools/dvm-eval/dvm-tables); `make unit`
 # runs a smoke of it (tools/dvm-eval/smoke.sh: the results file's shape).
-DVM_EVAL_SRC := tools/dvm-eval/dvm_eval.c $(DVM_PE_SRC) $(DVM_GRAPH_SRC)
-DVM_EVAL_H := $(DVM_PE_H) $(DVM_GRAPH_H)
+DVM_EVAL_SRC := tools/dvm-eval/dvm_eval.c $(DVM_GRAPH_SRC)
 
 USERSPACE += $(B)/dvm-eval/dvm_eval
 UNIT_TESTS += $(B)/unit/test_dvm_eval
 
-$(B)/dvm-eval/dvm_eval: $(DVM_EVAL_SRC) $(DVM_EVAL_H)
+$(B)/dvm-eval/dvm_eval: $(DVM_EVAL_SRC) $(DVM_GRAPH_H) $(DVM_SERIES_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_COMMON) $(DVM_CPPFLAGS) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^)
+	$(CC) $(CPPFLAGS_COMMON) $(DVM_CPPFLAGS) $(DVM_PE_CPPFLAGS) $(CFLAGS) $(WFLAGS) -o $@ \
+		$(filter %.c,$^) $(DVM_PE_SRC)
 
 $(B)/unit/test_dvm_eval: tools/dvm-eval/smoke.sh $(B)/dvm-eval/dvm_eval \
 		tools/dvm-eval/dvm-tables

@@ -4,7 +4,8 @@
  * host (Documentation/dvm.rst, "Evaluation"; `make dvm-eval`).
  *
  * The page tables, the AVC and the TLBs are the code the accelerator runs
- * (dvm/common/dvm_pe.c, dvm_avc.c); the workloads replay the access
+ * (drivers/iommu/dvm_pe.c and drivers/misc/dvm_accel/dvm_avc.c of the
+ * series, unpacked from patches/); the workloads replay the access
  * streams of the accelerator's jobs (BFS and PageRank as
  * drivers/misc/dvm_accel/jobs.c makes them) and of an SGD epoch of
  * collaborative filtering, over arrays placed in one identity-mapped heap
@@ -22,9 +23,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "dvm_avc.h"
+#include <linux/dvm_avc.h>
+#include <linux/dvm_pe.h>
+
 #include "dvm_graph.h"
-#include "dvm_pe.h"
 
 #define KiB		1024ULL
 #define MiB		(1024 * KiB)
