@@ -12,6 +12,8 @@
 # instead (malloc returns NULL, the program says so) and the refused chunks
 # are counted.
 # Once the memory is given back, --strict runs with an identity-mapped heap.
+# The "# raw:" lines name the phase the lines after them belong to and
+# carry numbers for tools/dvm-eval/heap-collect (Documentation/dvm-heap.rst).
 . /selftests/lib.sh
 tap_plan 10
 
@@ -35,6 +37,7 @@ HOLD=$!
 dvm_frag 160 < $T/fifo > $T/frag.out &
 FPID=$!
 wait_until 300 "grep -q ready $T/frag.out"
+diag "raw: phase=fragmented"
 diag "$(cat $T/frag.out)"
 awk '$4 != "DMA"' /proc/buddyinfo | while read -r l; do diag "buddyinfo: $l"; done
 nc0=$(vmstat dvm_fallback_nocontig)
@@ -50,6 +53,7 @@ check "fragmented memory: same answers as without the launcher" 'cmp $T/plain.an
 check "fragmented memory: summary shows nocontig fallback" \
 	'grep -q "fallback [0-9.]* MiB (.*nocontig" $T/fb.err'
 check "dvm_fallback_nocontig rose ($nc0 -> $nc1)" '[ "$nc1" -gt "$nc0" ]'
+diag "raw: nocontig_before=$nc0 nocontig_after=$nc1"
 grep '^accel ' $T/fb.out | while read -r l; do diag "$l"; done
 read -r mis acc idn trn <<EOF
 $(awk '$1=="accel"{m+=$6; a+=$8; i+=$10; t+=$12; n++}
@@ -58,6 +62,7 @@ EOF
 check "fragmented memory: the accelerator's chases end where the CPU's walks do ($mis differ), $trn of $acc accesses translated, $idn identity" \
 	'[ "$mis" = 0 ] && [ "$acc" -gt 300000 ] && [ "$trn" -gt 0 ] && [ $((idn + trn)) = "$acc" ]'
 
+diag "raw: phase=strict"
 mpctl dvm run --strict --stat -- dvm_structs < /dev/null > $T/strict.out 2> $T/strict.err
 rc=$?
 cat $T/strict.err >&2
@@ -71,6 +76,7 @@ kill $HOLD
 wait $FPID
 [ -n "$pro" ] && echo "$pro" > /proc/sys/vm/compaction_proactiveness
 [ -n "$defrag" ] && echo "$defrag" > $THP/defrag
+diag "raw: phase=memory_back"
 mpctl dvm run --strict --stat -- dvm_structs < /dev/null > $T/ok.out 2> $T/ok.err
 rc=$?
 cat $T/ok.err >&2

@@ -12,6 +12,8 @@
 # share counts only the chunks the hook served).  The run-time ratio
 # with/without the launcher is measured side by side and printed (no
 # threshold: TCG timing; checked only that both sides ran and took time).
+# The "# raw:" lines name the phase the lines after them belong to and
+# carry numbers for tools/dvm-eval/heap-collect (Documentation/dvm-heap.rst).
 . /selftests/lib.sh
 tap_plan 10
 
@@ -28,6 +30,7 @@ at_least() { awk -v s="$1" -v g="$2" 'BEGIN{exit !(s != "" && s >= g)}'; }
 measured() { awk -v a="$1" -v b="$2" 'BEGIN{exit !(a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && a > 0 && b > 0)}'; }
 
 # ---- sort
+diag "raw: phase=sort"
 awk 'BEGIN { srand(7); for (i = 0; i < 400000; i++)
 	printf "%08d %s-%d\n", int(rand() * 100000000), substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 26), i }' > $T/in.txt
 diag "sort input: $(wc -c < $T/in.txt) bytes, $(wc -l < $T/in.txt) lines"
@@ -40,6 +43,7 @@ check "sort: output identical with and without the launcher" 'cmp $T/sort.plain 
 share=$(summary_share $T/sort.err)
 diag "$(grep '^mp-dvm:' $T/sort.err)"
 diag "sort: heap identity share $share %"
+diag "raw: heap_share=$share lines=$(wc -l < $T/in.txt) bytes=$(wc -c < $T/in.txt)"
 check "sort: >= 95 % of the heap identity mapped ($share %)" 'at_least "$share" 95'
 
 # side by side, in turns: plain (glibc malloc), jemalloc alone (the
@@ -54,9 +58,11 @@ for i in 1 2; do
 done
 diag "sort run time, 2 runs each: plain ${tp}s, jemalloc ${tj}s, dvm ${td}s"
 diag "sort ratio dvm/plain $(ratio "$td" "$tp"), dvm/jemalloc $(ratio "$td" "$tj")"
+diag "raw: runs=2 plain_s=$tp jemalloc_s=$tj dvm_s=$td"
 check "sort: run-time ratio measured ($(ratio "$td" "$tp")): dvm ${td}s, plain ${tp}s" 'measured "$td" "$tp"'
 
 # ---- redis
+diag "raw: phase=redis"
 SOCK=$T/redis.sock
 awk 'BEGIN {
 	v = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -128,8 +134,10 @@ check "redis: same data and answers with and without the launcher" \
 	'[ -s $T/plain.out ] && cmp $T/plain.out $T/dvm.out'
 check "redis: --stat summary at exit" 'grep -q "^mp-dvm: pid $RPID: heap" $T/dvm.log'
 diag "redis dataset: $(head -n 2 $T/dvm.out | tr '\n' ' ')"
+diag "raw: heap_share=$share mem_share=$mem_share dbsize=$(head -n 1 $T/dvm.out) commands=$(wc -l < $T/load.txt)"
 diag "redis-benchmark without: $(tr '\r' '\n' < $T/plain.bench | grep 'requests per second' | tr '\n' ' ')"
 diag "redis-benchmark with:    $(tr '\r' '\n' < $T/dvm.bench | grep 'requests per second' | tr '\n' ' ')"
 tp=$(cat $T/plain.time) td=$(cat $T/dvm.time)
 diag "redis load + benchmark: plain ${tp}s, dvm ${td}s, ratio dvm/plain $(ratio "$td" "$tp")"
+diag "raw: plain_s=$tp dvm_s=$td"
 check "redis: run-time ratio measured ($(ratio "$td" "$tp")): dvm ${td}s, plain ${tp}s" 'measured "$td" "$tp"'

@@ -12,7 +12,9 @@
 # also hands the structures to /dev/dvm_accel: pointer chases over the
 # list, the tree's outer paths and every adjacency list must end where the
 # CPU's walks do, every access validated by a Permission Entry (identity)
-# under the launcher, every access translated without it (control).
+# under the launcher, every access translated without it (control).  The
+# "# raw:" lines name the phase the lines after them belong to and carry
+# numbers for tools/dvm-eval/heap-collect (Documentation/dvm-heap.rst).
 . /selftests/lib.sh
 tap_plan 13
 
@@ -64,6 +66,7 @@ EOF
 }
 
 # 1. under the launcher
+diag "raw: phase=launcher"
 start_structs $T/dvm.out mpctl dvm run --stat --
 check "dvm_structs runs under mpctl dvm run" 'grep -q ready $T/dvm.out'
 diag "$(grep -v '^accel ' $T/dvm.out | tr '\n' ' ')"
@@ -73,6 +76,8 @@ mpctl dvm stat "$SPID" > $T/stat.json
 cat $T/stat.json >&2
 share=$(awk -F: '/"identity_share"/{gsub(/[ ,]/, "", $2); print $2; exit}' $T/stat.json)
 diag "heap identity share (mpctl dvm stat): $share %"
+prehook=$(awk -F: '/"prehook_bytes"/{gsub(/[ ,"]/, "", $2); print $2; exit}' $T/stat.json)
+diag "raw: heap_share=$share prehook_bytes=$prehook"
 check "mpctl dvm stat: >= 95 % of the heap identity mapped ($share %)" \
 	'awk -v s="$share" "BEGIN{exit !(s >= 95)}"'
 
@@ -101,6 +106,7 @@ grep '^mp-dvm:' $T/dvm.out.err | while read -r l; do diag "$l"; done
 check "--stat prints the heap summary at exit" 'grep -q "^mp-dvm: pid $SPID: heap" $T/dvm.out.err'
 
 # 2. the same program without the launcher: same answers, walk fails
+diag "raw: phase=control"
 start_structs $T/plain.out
 answers $T/plain.out > $T/plain.ans
 check "without the launcher the program's answers are the same" 'cmp $T/cpu.ans $T/plain.ans'

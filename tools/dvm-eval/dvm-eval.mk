@@ -27,3 +27,17 @@ DVM_EVAL_GUEST_BINS := $(B)/selftests/dvm/dvm_accel $(B)/selftests/dvm/dvm_mix
 .PHONY: dvm-eval
 dvm-eval: $(B)/dvm-eval/dvm_eval $(DVM_EVAL_GUEST_BINS)
 	@DVM_EVAL_GUEST_BINS="$(DVM_EVAL_GUEST_BINS)" tools/dvm-eval/run $(B)/dvm-eval/dvm_eval
+
+# The DVM heap scenarios' measurements (Documentation/dvm-heap.rst):
+# runs/dvm-heap-<timestamp>/results.json and the tables made from it.
+.PHONY: dvm-heap-eval
+dvm-heap-eval:
+	@tools/dvm-eval/heap-run
+UNIT_TESTS += $(B)/unit/test_dvm_heap_tables
+
+$(B)/unit/test_dvm_heap_tables: tools/dvm-eval/heap-smoke.sh tools/dvm-eval/heap-collect \
+		tools/dvm-eval/heap-tables
+	@mkdir -p $(@D)
+	sed 's|@ROOT@|$(CURDIR)|' $< > $@.tmp
+	chmod 0755 $@.tmp
+	mv $@.tmp $@
