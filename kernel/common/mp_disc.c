@@ -15,6 +15,12 @@
  * Lookups are by hash (heard devices, by MAC) and by binary search (pool
  * members, by chip id), so that a frame costs O(1) or O(log N) however
  * large the pool: the simulator runs this with 1024 devices.
+ *
+ * A formed pool's heartbeats go along the ranks (MP_DISC_MAX_FANOUT): each
+ * member sends one to the live members log2 steps ahead of it and watches
+ * those log2 steps behind, so that the pool's steady traffic is N log N
+ * frames per heartbeat interval, not N^2, and every member is still
+ * watched by several (the one right behind it among them).
  */
 #include "mp_disc.h"
 
@@ -298,7 +304,10 @@ static void mp_disc_fill(const struct mp_disc *d, struct mp_disc_tx *tx)
  * @d: the state
  * @op: its opcode (MP_ETH_OP_DISCOVER or MP_ETH_OP_DISCOVER_ACK)
  * @src_mac: the Ethernet source address
- * @bcast: it was sent to the broadcast address
+ * @how: MP_DISC_RX_BCAST: it was sent to the broadcast address;
+ *	MP_DISC_RX_HB: it is marked a heartbeat (MP_ETH_F_HB)
+ * @view: a marked heartbeat's header offset: the digest of its sender's
+ *	pool (0 for any other frame)
  * @round: the header's gen
  * @p: the decoded payload
  * @now: the time
@@ -306,13 +315,15 @@ static void mp_disc_fill(const struct mp_disc *d, struct mp_disc_tx *tx)
  *
  * Everything is untrusted: a frame with a round out of range, one that
  * describes another device than its sender without being a broadcast
- * DISCOVER_ACK (a proxy report), or one that claims our own MAC changes
+ * DISCOVER_ACK (a proxy report), a heartbeat mark on anything but a
+ * DISCOVER_ACK about its sender, or one that claims our own MAC changes
  * nothing. Return: 0, or -EINVAL for such a frame (the caller counts it).
  */
-int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
-		u32 round, const struct mp_discover *p, u64 now,
+int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, u32 how,
+		u64 view, u32 round, const struct mp_discover *p, u64 now,
 		struct mp_disc_tx *tx)
 {
+	bool bcast = how & MP_DISC_RX_BCAST, beat;
 	struct mp_dmember *e;
 	bool proxy;
 	int newer;
@@ -325,11 +336,16 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 	proxy = !mp_disc_mac_eq(p->mac, src_mac);
 	if (proxy && (op != MP_ETH_OP_DISCOVER_ACK || !bcast))
 		return -EINVAL;
+	if ((how & MP_DISC_RX_HB) && (op != MP_ETH_OP_DISCOVER_ACK || proxy))
+		return -EINVAL;
+	/* a heartbeat: a broadcast one (CONFLICT), or one along the ranks */
+	beat = op == MP_ETH_OP_DISCOVER_ACK && !proxy &&
+	       (how & (MP_DISC_RX_BCAST | MP_DISC_RX_HB));
 
 	newer = mp_disc_round_cmp(round, d->round);
 	/*
-	 * A heartbeat (a broadcast DISCOVER_ACK about its sender; only a
-	 * formed pool sends those) may be of a round its members concluded
+	 * A heartbeat (a DISCOVER_ACK about its sender, broadcast or marked;
+	 * only a formed pool sends those) may be of a round its members concluded
 	 * without us. Joining that round would make us a member of their
 	 * generation with sequence state they never saw: after a restart
 	 * they did not notice (back within hb_timeout), they may even count
@@ -342,9 +358,9 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 	 * round we share a little before us, as devices that powered on
 	 * apart do (a new round for that cost every large pool one more).
 	 */
-	if (op == MP_ETH_OP_DISCOVER_ACK && bcast && !proxy &&
-	    (newer > 0 || (newer == 0 && d->fresh &&
-			   !mp_disc_shared_round(d, src_mac)))) {
+	if (beat && (newer > 0 ||
+		     (newer == 0 && d->fresh &&
+		      !mp_disc_shared_round(d, src_mac)))) {
 		d->fresh = false;
 		mp_disc_new_round(d, mp_disc_next_round(round), now,
 				  "a pool is running: a new round to join it");
@@ -386,6 +402,17 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
 		mp_disc_new_round(d, mp_disc_next_round(d->round), now,
 				  "a member sees another number of devices");
 		tx->kick = true;
+	} else if (beat && view && d->state == CMM_MP_POOL_RUNTIME &&
+		   view != d->view) {
+		/*
+		 * The same count, another map: it holds a member lost that
+		 * we hold live, say. Each member hears only a few others'
+		 * heartbeats, and a member live in one map only may be
+		 * watched by nobody, so the maps are compared, not counted.
+		 */
+		mp_disc_new_round(d, mp_disc_next_round(d->round), now,
+				  "a member holds another pool map");
+		tx->kick = true;
 	} else {
 		e->last_seen = now;
 		/*
@@ -425,24 +452,32 @@ static u32 mp_disc_outcome(const struct mp_disc *d, struct mp_dmember *v,
 
 /*
  * RUNTIME or CONFLICT: heartbeats, probes of members silent for a while,
- * and a member silent for hb_timeout starts a new round.
+ * and a member silent for hb_timeout starts a new round. A formed pool
+ * sends its heartbeats along the ranks and watches only the members that
+ * send it theirs (mp_disc_ranks()); CONFLICT, which has no ranks, keeps
+ * broadcasting them and watches everyone it tracks.
  */
 static void mp_disc_tick_member(struct mp_disc *d, u64 now,
 				struct mp_dmember *probe, u32 max_probe,
 				struct mp_disc_tx *tx)
 {
-	struct mp_dmember *t = d->state == CMM_MP_POOL_RUNTIME ?
-			       d->pool : d->heard;
-	u32 i, nt = mp_disc_count(d);
-
+	bool ranked = d->state == CMM_MP_POOL_RUNTIME;
+	struct mp_dmember *t = ranked ? d->pool : d->heard;
+	u32 j, i, nt = ranked ? d->nr_from : mp_disc_count(d);
 	bool beat = now - d->last_tx >= d->par.hb_interval;
 
 	if (beat) {
-		tx->send = true;
 		tx->op = MP_ETH_OP_DISCOVER_ACK;
 		d->last_tx = now;
+		if (!ranked)
+			tx->send = true;
+		tx->view = ranked ? d->view : 0;
+		for (j = 0; ranked && j < d->nr_to; j++)
+			mp_disc_mac_copy(tx->hb_mac[tx->nr_hb++],
+					 d->pool[d->hb_to[j]].mac);
 	}
-	for (i = 0; i < nt; i++) {
+	for (j = 0; j < nt; j++) {
+		i = ranked ? d->hb_from[j] : j;
 		if (t[i].lost || mp_disc_mac_eq(t[i].mac, d->self.mac))
 			continue;
 		/*
@@ -469,6 +504,7 @@ static void mp_disc_tick_member(struct mp_disc *d, u64 now,
 		d->announce = false;
 		tx->send = true;
 		tx->op = MP_ETH_OP_DISCOVER;
+		tx->nr_hb = 0;
 		return;
 	}
 }
@@ -607,12 +643,11 @@ static void mp_disc_sort(struct mp_dmember *v, u32 n)
  *
  * Needs no lock: call it with a copy of the outcome. Return: our device
  * id, or -E2BIG (more than MP_PAMT_MAX_DEVS), -EEXIST (two members share
- * a chip id) and the other errors of mp_pamt_build().
+ * a chip id) and the other errors of mp_pamt_layout().
  */
 int mp_disc_conclude(struct mp_dmember *v, u32 n, u64 seg_size, u32 round,
 		     u64 self_chip, struct mp_pamt *t, u32 *lost)
 {
-	struct mp_member mm[MP_PAMT_MAX_DEVS];
 	u32 i;
 	int ret;
 
@@ -621,12 +656,15 @@ int mp_disc_conclude(struct mp_dmember *v, u32 n, u64 seg_size, u32 round,
 	if (n > MP_PAMT_MAX_DEVS)
 		return -E2BIG;
 	mp_disc_sort(v, n);
+	/* straight into the table: no copy of the members on the stack */
 	for (i = 0; i < n; i++) {
-		mm[i].chip_id = v[i].chip_id;
-		mm[i].capacity = v[i].capacity;
-		mp_disc_mac_copy(mm[i].mac, v[i].mac);
+		t->dev[i] = (struct mp_pamt_entry){
+			.chip_id = v[i].chip_id,
+			.size = v[i].capacity,
+		};
+		mp_disc_mac_copy(t->dev[i].mac, v[i].mac);
 	}
-	ret = mp_pamt_build(t, mm, n, seg_size, round);
+	ret = mp_pamt_layout(t, n, seg_size, round);
 	if (ret)
 		return ret;
 	/* sorted input, unique keys: entry i is v[i] */
@@ -638,6 +676,76 @@ int mp_disc_conclude(struct mp_dmember *v, u32 n, u64 seg_size, u32 round,
 		}
 	}
 	return mp_pamt_devid_of(t, self_chip);
+}
+
+static bool mp_disc_pow2(u32 x)
+{
+	return x && !(x & (x - 1));
+}
+
+static u64 mp_disc_mix(u64 h, u64 v)
+{
+	h ^= v;
+	h *= 0x100000001b3ULL;	/* FNV-1a's prime, a word at a time */
+	return h ^ (h >> 29);
+}
+
+/* The digest of the formed pool: equal maps, equal digests (never 0). */
+static u64 mp_disc_view(const struct mp_disc *d)
+{
+	u64 h = mp_disc_mix(0xcbf29ce484222325ULL, d->round);
+	u32 i;
+	int k;
+
+	h = mp_disc_mix(h, d->nr_pool);
+	for (i = 0; i < d->nr_pool; i++) {
+		const struct mp_dmember *e = &d->pool[i];
+		u64 mac = 0;
+
+		for (k = 0; k < 6; k++)
+			mac = mac << 8 | e->mac[k];
+		h = mp_disc_mix(h, e->chip_id);
+		h = mp_disc_mix(h, e->capacity);
+		h = mp_disc_mix(h, mac << 1 | e->lost);
+	}
+	return h ? h : 1;
+}
+
+/*
+ * The ranks of a formed pool: its live members in pool order, ours among
+ * them, whom we send heartbeats to (ranks ahead of ours by a power of two)
+ * and whom we watch (behind ours by one). Every member computes the same
+ * ranks from the same pool, so each one's heartbeats go to exactly the
+ * members that watch it.
+ */
+static void mp_disc_ranks(struct mp_disc *d)
+{
+	u32 i, l, m = 0, fwd, back;
+
+	d->nr_to = 0;
+	d->nr_from = 0;
+	d->rank = 0;
+	for (i = 0; i < d->nr_pool; i++) {
+		if (d->pool[i].lost)
+			continue;
+		if (mp_disc_mac_eq(d->pool[i].mac, d->self.mac))
+			d->rank = m;
+		m++;
+	}
+	d->nr_live = m;
+	if (!m)
+		return;
+	for (i = 0, l = 0; i < d->nr_pool; i++) {
+		if (d->pool[i].lost)
+			continue;
+		fwd = (l + m - d->rank) % m;
+		back = (d->rank + m - l) % m;
+		if (mp_disc_pow2(fwd) && d->nr_to < MP_DISC_MAX_FANOUT)
+			d->hb_to[d->nr_to++] = i;
+		if (mp_disc_pow2(back) && d->nr_from < MP_DISC_MAX_FANOUT)
+			d->hb_from[d->nr_from++] = i;
+		l++;
+	}
 }
 
 /**
@@ -668,6 +776,8 @@ bool mp_disc_commit(struct mp_disc *d, const struct mp_dmember *v, u32 n,
 		d->nr_lost += v[i].lost;
 	}
 	d->nr_pool = n;
+	mp_disc_ranks(d);
+	d->view = mp_disc_view(d);
 	return true;
 }
 

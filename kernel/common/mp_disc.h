@@ -46,6 +46,20 @@ static inline int mp_disc_round_cmp(u32 a, u32 b)
 /* Silent members probed with one heartbeat, at most. */
 #define MP_DISC_MAX_PROBES	4
 
+/*
+ * Heartbeats of a formed pool are unicast along the ranks: the member of
+ * live rank r sends one to each live rank r + 2^j (mod M, 2^j < M), so it
+ * sends and receives ceil(log2 M) per interval and the pool N log N, where
+ * a broadcast to every member cost N^2 deliveries. dev_count is 16 bits:
+ * at most 16 offsets.
+ */
+#define MP_DISC_MAX_FANOUT	16
+
+/* How a frame arrived (mp_disc_rcv()'s @how): sent to everyone ... */
+#define MP_DISC_RX_BCAST	0x1u
+/* ... and/or marked a heartbeat (MP_ETH_F_HB: unicast heartbeats) */
+#define MP_DISC_RX_HB		0x2u
+
 /**
  * struct mp_disc_params - timing of discovery (all in ns)
  * @interval: a round broadcasts DISCOVER this often
@@ -109,6 +123,15 @@ struct mp_dmember {
  * @nr_pool: entries of @pool
  * @nr_lost: entries of @pool that are lost
  * @max_pool: room in @pool
+ * @nr_live: members of the formed pool not lost
+ * @rank: our place among them
+ * @nr_to: entries of @hb_to
+ * @hb_to: the pool entries we send heartbeats to (live ranks @rank + 2^j)
+ * @nr_from: entries of @hb_from
+ * @hb_from: the pool entries we watch (live ranks @rank - 2^j): those whose
+ *	heartbeats we get, probed when silent, lost when silent too long
+ * @view: digest of the formed pool (members, lost ones, generation), never
+ *	0: carried by our heartbeats, compared with theirs
  */
 struct mp_disc {
 	struct mp_disc_params par;
@@ -131,11 +154,22 @@ struct mp_disc {
 	u32 nr_pool;
 	u32 nr_lost;
 	u32 max_pool;
+	u32 nr_live;
+	u32 rank;
+	u32 nr_to;
+	u32 hb_to[MP_DISC_MAX_FANOUT];
+	u32 nr_from;
+	u32 hb_from[MP_DISC_MAX_FANOUT];
+	u64 view;
 };
 
 /**
  * struct mp_disc_tx - what to send after mp_disc_rcv() or mp_disc_tick()
  * @send: broadcast one frame of @op about ourselves
+ * @nr_hb: a formed pool's heartbeat: send a DISCOVER_ACK about ourselves
+ *	marked MP_ETH_F_HB to each of the @nr_hb MACs of @hb_mac
+ * @hb_mac: where the heartbeats go
+ * @view: what they carry in the header's offset (struct mp_disc @view)
  * @op: MP_ETH_OP_DISCOVER, or MP_ETH_OP_DISCOVER_ACK (a heartbeat)
  * @reply: send a DISCOVER_ACK about ourselves to the frame's sender
  * @kick: the state changed: call mp_disc_tick() soon
@@ -157,6 +191,9 @@ struct mp_disc {
 struct mp_disc_tx {
 	bool send;
 	u8 op;
+	u32 nr_hb;
+	u8 hb_mac[MP_DISC_MAX_FANOUT][6];
+	u64 view;
 	bool reply;
 	bool kick;
 	bool close;
@@ -179,7 +216,7 @@ int mp_disc_init(struct mp_disc *d, const struct mp_disc_params *par,
 u32 mp_disc_count(const struct mp_disc *d);
 void mp_disc_payload(const struct mp_dmember *who, u32 round, u16 dev_count,
 		     struct mp_discover *p);
-int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, bool bcast,
+int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, u32 how, u64 view,
 		u32 round, const struct mp_discover *p, u64 now,
 		struct mp_disc_tx *tx);
 void mp_disc_tick(struct mp_disc *d, u64 now, struct mp_dmember *out,

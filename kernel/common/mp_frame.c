@@ -128,7 +128,13 @@ static int check_response(const struct mp_frame *f)
 
 static int check_control(const struct mp_frame *f, u32 max_payload)
 {
-	if (flags_of(f) || f->ack || f->status || f->offset)
+	/* the heartbeat mark: only on a DISCOVER_ACK, whose offset is then
+	 * the digest of its sender's pool map
+	 */
+	if ((flags_of(f) & ~MP_ETH_F_HB) || f->ack || f->status)
+		return -EPROTO;
+	if (f->flags & MP_ETH_F_HB ? f->op != MP_ETH_OP_DISCOVER_ACK :
+	    f->offset != 0)
 		return -EPROTO;
 	if (f->len > max_payload)
 		return -EMSGSIZE;

@@ -12,61 +12,60 @@ static void mp_copy_mac(u8 *dst, const u8 *src)
 		dst[i] = src[i];
 }
 
+/* Insertion sort of @t's first @n entries by chip id (usually sorted). */
+static void mp_pamt_sort(struct mp_pamt *t, u32 n)
+{
+	struct mp_pamt_entry k;
+	u32 i, j;
+
+	for (i = 1; i < n; i++) {
+		k = t->dev[i];
+		for (j = i; j > 0 && t->dev[j - 1].chip_id > k.chip_id; j--)
+			t->dev[j] = t->dev[j - 1];
+		t->dev[j] = k;
+	}
+}
+
 /**
- * mp_pamt_build() - compute the pool map from a member list
- * @t: the table to fill
- * @m: members in any order (the discovery result)
+ * mp_pamt_layout() - the pool map from entries filled in by the caller
+ * @t: its first @n entries hold chip_id, mac and, in size, the capacity
+ *	(any order); the rest is cleared
  * @n: number of members
  * @seg_size: bytes per segment; every capacity is rounded down to it so
  *	that no segment straddles two devices
  * @generation: membership generation the table belongs to
  *
- * Return: 0; -EINVAL for no members, too many, a zero segment size or a
- * device smaller than one segment; -EEXIST when two members share a chip
- * id: such a pool is ambiguous and must be reported, not merged.
+ * Works in @t alone: no copy of the members on the stack, whatever
+ * MP_PAMT_MAX_DEVS is. Return: as mp_pamt_build(); @t is undefined on
+ * error.
  */
-int mp_pamt_build(struct mp_pamt *t, const struct mp_member *m, u32 n,
-		  u64 seg_size, u32 generation)
+int mp_pamt_layout(struct mp_pamt *t, u32 n, u64 seg_size, u32 generation)
 {
-	u32 order[MP_PAMT_MAX_DEVS];
 	u64 nha = 0;
-	u32 i, j, seg = 0;
+	u32 i, seg = 0;
 
-	if (!t || !m || !n || n > MP_PAMT_MAX_DEVS || !seg_size)
+	if (!t || !n || n > MP_PAMT_MAX_DEVS || !seg_size)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (m[i].capacity < seg_size)
+	for (i = 0; i < n; i++)
+		if (t->dev[i].size < seg_size)
 			return -EINVAL;
-		order[i] = i;
-	}
-	/* insertion sort by chip id: n is small and the order is total */
-	for (i = 1; i < n; i++) {
-		u32 k = order[i];
-
-		for (j = i; j > 0 && m[order[j - 1]].chip_id > m[k].chip_id; j--)
-			order[j] = order[j - 1];
-		order[j] = k;
-	}
+	mp_pamt_sort(t, n);
 	for (i = 1; i < n; i++)
-		if (m[order[i]].chip_id == m[order[i - 1]].chip_id)
+		if (t->dev[i].chip_id == t->dev[i - 1].chip_id)
 			return -EEXIST;
-
-	for (i = 0; i < MP_PAMT_MAX_DEVS; i++)
+	for (i = n; i < MP_PAMT_MAX_DEVS; i++)
 		t->dev[i] = (struct mp_pamt_entry){ 0 };
 	for (i = 0; i < n; i++) {
-		const struct mp_member *mm = &m[order[i]];
 		struct mp_pamt_entry *e = &t->dev[i];
-		u64 segs = mm->capacity / seg_size;
+		u64 segs = e->size / seg_size;
 
 		if (segs > 0xffffffffULL - seg)
 			return -ERANGE;
 		e->valid = true;
-		e->chip_id = mm->chip_id;
 		e->nha = nha;
 		e->size = segs * seg_size;
 		e->first_seg = seg;
 		e->nr_segs = (u32)segs;
-		mp_copy_mac(e->mac, mm->mac);
 		if (nha + e->size < nha)
 			return -ERANGE;
 		nha += e->size;
@@ -80,14 +79,53 @@ int mp_pamt_build(struct mp_pamt *t, const struct mp_member *m, u32 n,
 	return 0;
 }
 
-/* Return: the device id of @chip_id, or -ENOENT. */
-int mp_pamt_devid_of(const struct mp_pamt *t, u64 chip_id)
+/**
+ * mp_pamt_build() - compute the pool map from a member list
+ * @t: the table to fill (undefined on error)
+ * @m: members in any order (the discovery result)
+ * @n: number of members
+ * @seg_size: bytes per segment; every capacity is rounded down to it so
+ *	that no segment straddles two devices
+ * @generation: membership generation the table belongs to
+ *
+ * Return: 0; -EINVAL for no members, too many, a zero segment size or a
+ * device smaller than one segment; -EEXIST when two members share a chip
+ * id: such a pool is ambiguous and must be reported, not merged.
+ */
+int mp_pamt_build(struct mp_pamt *t, const struct mp_member *m, u32 n,
+		  u64 seg_size, u32 generation)
 {
 	u32 i;
 
-	for (i = 0; i < t->nr_devs; i++)
-		if (t->dev[i].valid && t->dev[i].chip_id == chip_id)
-			return (int)i;
+	if (!t || !m || !n || n > MP_PAMT_MAX_DEVS)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		t->dev[i] = (struct mp_pamt_entry){
+			.chip_id = m[i].chip_id,
+			.size = m[i].capacity,
+		};
+		mp_copy_mac(t->dev[i].mac, m[i].mac);
+	}
+	return mp_pamt_layout(t, n, seg_size, generation);
+}
+
+/* Return: the device id of @chip_id, or -ENOENT. */
+int mp_pamt_devid_of(const struct mp_pamt *t, u64 chip_id)
+{
+	u32 lo = 0, hi = t->nr_devs;
+
+	/* entries are in chip id order (device ids are the ranks) */
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (t->dev[mid].chip_id < chip_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->nr_devs && t->dev[lo].valid &&
+	    t->dev[lo].chip_id == chip_id)
+		return (int)lo;
 	return -ENOENT;
 }
 
@@ -105,24 +143,33 @@ int mp_pamt_devid_of(const struct mp_pamt *t, u64 chip_id)
 int mp_pamt_resolve(const struct mp_pamt *t, u64 nha, u32 *devid,
 		    u64 *offset, u64 *room)
 {
-	u32 i;
+	const struct mp_pamt_entry *e;
+	u32 lo = 0, hi = t->nr_devs;
 
-	for (i = 0; i < t->nr_devs; i++) {
-		const struct mp_pamt_entry *e = &t->dev[i];
+	/* ranges are laid end to end in device id order: the last one
+	 * starting at or below @nha is the only candidate (O(log N) per
+	 * access, 1024 devices included)
+	 */
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
 
-		if (nha < e->nha || nha - e->nha >= e->size)
-			continue;
-		if (!e->valid)
-			return -ENXIO;
-		if (devid)
-			*devid = i;
-		if (offset)
-			*offset = nha - e->nha;
-		if (room)
-			*room = e->size - (nha - e->nha);
-		return 0;
+		if (t->dev[mid].nha <= nha)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return -ENXIO;
+	if (!lo)
+		return -ENXIO;
+	e = &t->dev[lo - 1];
+	if (nha - e->nha >= e->size || !e->valid)
+		return -ENXIO;
+	if (devid)
+		*devid = lo - 1;
+	if (offset)
+		*offset = nha - e->nha;
+	if (room)
+		*room = e->size - (nha - e->nha);
+	return 0;
 }
 
 /* Where pool-wide segment @seg lives: its device, NHA and device offset. */

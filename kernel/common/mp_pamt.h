@@ -13,8 +13,14 @@
 
 #include "mp_types.h"
 
+/*
+ * The largest pool a table holds. Nothing of the pure logic keeps an array
+ * of this size on the stack, so a build may raise it (the simulator and the
+ * unit tests: 1024 and more). The kernel's modules share struct mp_pamt,
+ * so they must agree on it.
+ */
 #ifndef MP_PAMT_MAX_DEVS
-#define MP_PAMT_MAX_DEVS	16	/* the simulator builds with more */
+#define MP_PAMT_MAX_DEVS	16
 #endif
 
 struct mp_member {
@@ -54,6 +60,7 @@ struct mp_pamt {
 
 int mp_pamt_build(struct mp_pamt *t, const struct mp_member *m, u32 n,
 		  u64 seg_size, u32 generation);
+int mp_pamt_layout(struct mp_pamt *t, u32 n, u64 seg_size, u32 generation);
 int mp_pamt_devid_of(const struct mp_pamt *t, u64 chip_id);
 int mp_pamt_resolve(const struct mp_pamt *t, u64 nha, u32 *devid,
 		    u64 *offset, u64 *room);

@@ -16,14 +16,17 @@
  * capacities in device id order give the PAMT, and the pool is RUNTIME.
  * Every device that heard the same members computes the same table.
  *
- * In RUNTIME, members broadcast a heartbeat (DISCOVER_ACK to everyone)
- * every hb_interval. A member silent for hb_timeout, a device we do not
- * know, a member that lost us, or a heartbeat that disagrees with our
- * table (generation, device count) starts a new round with a higher
- * number. Members that were in the pool and are not heard in a round stay
- * in the table as lost (PAMT entry invalid: numbering stays, their
- * segments fail); the devices of a round report the lost members they know
- * by proxy (a DISCOVER_ACK whose payload MAC is not the sender's) so that
+ * In RUNTIME, members send a heartbeat (a DISCOVER_ACK marked
+ * MP_ETH_F_HB, carrying a digest of their map) every hb_interval to the
+ * live members 2^j ranks ahead of them, and watch those 2^j ranks behind:
+ * N log N frames per interval for the pool. A watched member silent for
+ * hb_timeout, a device we do not know, a member that lost us, or a
+ * heartbeat that disagrees with our table (generation, device count, map
+ * digest) starts a new round with a higher number. Members that were in
+ * the pool and are not heard in a round stay in the table as lost (PAMT
+ * entry invalid: numbering stays, their segments fail); the devices of a
+ * round report the lost members they know by proxy (a DISCOVER_ACK whose
+ * payload MAC is not the sender's) so that
  * everyone keeps the same ones. A round whose members share a chip id
  * ends in CONFLICT: reported in the kernel log and in the pool state, no
  * pool is formed until a round without the duplicate.
@@ -80,17 +83,22 @@ struct mpe_disc {
 	struct mpe *m;
 };
 
-/* Build and send one discovery frame about @who. */
+/*
+ * Build and send one discovery frame about @who; @view non-zero: a
+ * heartbeat along the ranks (MP_ETH_F_HB, the sender's map digest).
+ */
 static void mpe_disc_send(struct mpe *m, u8 op, const u8 *dst_mac,
 			  const struct mp_dmember *who, u32 round,
-			  u16 dev_count, gfp_t gfp)
+			  u16 dev_count, u64 view, gfp_t gfp)
 {
 	struct mp_discover p;
 	struct mp_frame f = {
 		.op = op,
+		.flags = view ? MP_ETH_F_HB : 0,
 		.src = MP_ETH_DEV_ANY,
 		.dst = MP_ETH_DEV_ANY,
 		.gen = round,
+		.offset = view,
 		.len = MP_ETH_DISCOVER_LEN,
 	};
 	struct sk_buff *skb;
@@ -135,7 +143,10 @@ void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb, const struct mp_frame *f)
 		return;
 	}
 	ret = mp_disc_rcv(&dc->d, f->op, eh->h_source,
-			  is_broadcast_ether_addr(eh->h_dest), f->gen, &p,
+			  (is_broadcast_ether_addr(eh->h_dest) ?
+			   MP_DISC_RX_BCAST : 0) |
+			  (f->flags & MP_ETH_F_HB ? MP_DISC_RX_HB : 0),
+			  f->flags & MP_ETH_F_HB ? f->offset : 0, f->gen, &p,
 			  ktime_get_ns(), &tx);
 	/* under the lock: mpe_disc_stop() sets stopping, then cancels */
 	if (!ret && tx.kick)
@@ -145,7 +156,7 @@ void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb, const struct mp_frame *f)
 		atomic64_inc(&m->dropped);
 	else if (tx.reply)
 		mpe_disc_send(m, MP_ETH_OP_DISCOVER_ACK, eh->h_source, &tx.self,
-			      tx.round, tx.dev_count, GFP_ATOMIC);
+			      tx.round, tx.dev_count, 0, GFP_ATOMIC);
 }
 
 /* Close the data path for a round: nothing of the old generation flows. */
@@ -266,15 +277,19 @@ static void mpe_disc_work(struct work_struct *w)
 		mpe_disc_close(m, tx.round, tx.why);
 	if (tx.send) {
 		mpe_disc_send(m, tx.op, bcast, &tx.self, tx.round,
-			      tx.dev_count, GFP_KERNEL);
+			      tx.dev_count, 0, GFP_KERNEL);
 		for (i = 0; i < tx.nr_proxy; i++)
 			mpe_disc_send(m, MP_ETH_OP_DISCOVER_ACK, bcast,
-				      &proxy[i], tx.round, tx.dev_count,
+				      &proxy[i], tx.round, tx.dev_count, 0,
 				      GFP_KERNEL);
 	}
+	/* a formed pool's heartbeat: along the ranks, not to everyone */
+	for (i = 0; i < tx.nr_hb; i++)
+		mpe_disc_send(m, tx.op, tx.hb_mac[i], &tx.self, tx.round,
+			      tx.dev_count, tx.view, GFP_KERNEL);
 	for (i = 0; i < tx.nr_probe; i++)
 		mpe_disc_send(m, MP_ETH_OP_DISCOVER, proxy[i].mac, &tx.self,
-			      tx.round, 1, GFP_KERNEL);
+			      tx.round, 1, 0, GFP_KERNEL);
 	if (tx.finish)
 		mpe_disc_finish(m, dc->out, tx.nr_out, tx.round);
 

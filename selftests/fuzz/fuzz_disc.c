@@ -5,7 +5,9 @@
  *
  *   0x00..0x7f  a frame: 1 byte sender (low 3 bits pick one of 8 MACs,
  *               ours among them; bit 3: sent to broadcast; bit 4:
- *               DISCOVER_ACK, else DISCOVER), 4 bytes round (big endian),
+ *               DISCOVER_ACK, else DISCOVER; bit 5: marked a heartbeat,
+ *               MP_ETH_F_HB; bit 6: carrying our pool's digest, or
+ *               another with bit 5), 4 bytes round (big endian),
  *               32 bytes of payload, decoded as the kernel does
  *   0x80..0xff  a tick, (byte & 0x7f) * 10 ms later; a round that ends
  *               is concluded and committed, or marked a conflict
@@ -13,8 +15,10 @@
  * Besides ASan/UBSan it checks what the kernel relies on and aborts when
  * one breaks: the tables stay within their storage, the index finds
  * exactly the heard devices, a formed pool is in strict chip id order with
- * our own entry in it, the round stays within 1..MP_DISC_MAX_ROUND, and
- * what a tick asks to send fits the caller's buffers.
+ * our own entry in it, the ranks of a formed pool name live members other
+ * than us (or nobody: a pool of one), the round stays within
+ * 1..MP_DISC_MAX_ROUND, and what a tick asks to send fits the caller's
+ * buffers.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +62,16 @@ static void check(const struct mp_disc *d)
 		if (!memcmp(d->pool[i].mac, d->self.mac, 6))
 			break;
 	CHECK(i < d->nr_pool && !d->pool[i].lost);
+	CHECK(d->nr_live == d->nr_pool - d->nr_lost && d->rank < d->nr_live);
+	CHECK(d->nr_to <= MP_DISC_MAX_FANOUT && d->nr_from == d->nr_to);
+	CHECK((d->nr_live > 1) == (d->nr_to > 0));
+	for (i = 0; i < d->nr_to; i++) {
+		CHECK(d->hb_to[i] < d->nr_pool && !d->pool[d->hb_to[i]].lost);
+		CHECK(d->hb_from[i] < d->nr_pool &&
+		      !d->pool[d->hb_from[i]].lost);
+		CHECK(memcmp(d->pool[d->hb_to[i]].mac, d->self.mac, 6));
+		CHECK(memcmp(d->pool[d->hb_from[i]].mac, d->self.mac, 6));
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -89,7 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			now += (u64)(b & 0x7f) * 10 * MS;
 			mp_disc_tick(&d, now, out, SLOTS, proxy, POOL, &tx);
 			CHECK(tx.nr_out <= SLOTS && tx.nr_proxy <= POOL &&
-			      tx.nr_probe <= MP_DISC_MAX_PROBES);
+			      tx.nr_probe <= MP_DISC_MAX_PROBES &&
+			      tx.nr_hb <= d.nr_to);
 			if (tx.finish) {
 				id = mp_disc_conclude(out, tx.nr_out, 128ULL << 20,
 						      tx.round, self.chip_id, &t,
@@ -114,7 +129,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!mp_discover_decode(data + pos, MP_ETH_DISCOVER_LEN,
 						&p))
 				mp_disc_rcv(&d, b & 0x10 ? MP_ETH_OP_DISCOVER_ACK :
-					    MP_ETH_OP_DISCOVER, src, b & 8,
+					    MP_ETH_OP_DISCOVER, src,
+					    (b & 8 ? MP_DISC_RX_BCAST : 0) |
+					    (b & 0x20 ? MP_DISC_RX_HB : 0),
+					    b & 0x40 ? d.view ^ (b & 0x20) : 0,
 					    round, &p, now, &tx);
 			pos += MP_ETH_DISCOVER_LEN;
 		}

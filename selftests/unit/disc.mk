@@ -1,4 +1,5 @@
-# Unit tests for kernel/common/mp_disc.c (discovery decisions).
+# Unit tests for kernel/common/mp_disc.c (discovery decisions), with
+# tables for 1024 devices (the ranks of a pool that large).
 UNIT_TESTS += $(B)/unit/test_disc
 
 $(B)/unit/test_disc: selftests/unit/test_disc.c kernel/common/mp_disc.c \
@@ -6,4 +7,4 @@ $(B)/unit/test_disc: selftests/unit/test_disc.c kernel/common/mp_disc.c \
 		kernel/common/mp_pamt.h kernel/common/mp_frame.h \
 		include/uapi/linux/cmm_mp.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CPPFLAGS_COMMON) -DMP_PAMT_MAX_DEVS=1024 $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka

@@ -32,7 +32,7 @@ struct tdev {
 
 static struct tdev dev[NDEV];
 static bool link_down[NDEV];	/* frames from and to it are lost */
-static bool bcast_lost[NDEV];	/* its broadcasts are lost */
+static bool beat_lost[NDEV];	/* its heartbeats are lost */
 static u64 now;
 static unsigned int nr_proxy_sent, nr_probe_sent;
 
@@ -62,10 +62,13 @@ static void boot(unsigned int i, u64 chip)
 				      dev[i].pool, MP_PAMT_MAX_DEVS, now), 0);
 }
 
-static void deliver(unsigned int from, int to, u8 op,
+static void deliver(unsigned int from, int to, u8 op, u32 how,
 		    const struct mp_dmember *who, u32 round, u16 count);
 
-static void rcv(unsigned int i, unsigned int from, bool bcast, u8 op,
+/* The header's offset of the heartbeats tick() is sending (their view). */
+static u64 hb_view;
+
+static void rcv(unsigned int i, unsigned int from, u32 how, u8 op,
 		const struct mp_discover *p, u32 round)
 {
 	struct mp_disc_tx tx = { 0 };
@@ -74,26 +77,44 @@ static void rcv(unsigned int i, unsigned int from, bool bcast, u8 op,
 	if (link_down[i] || link_down[from] || !dev[i].d.self.chip_id)
 		return;
 	assert_int_equal(mp_disc_rcv(&dev[i].d, op, dev[from].d.self.mac,
-				     bcast, round, p, now, &tx), 0);
+				     how, how & MP_DISC_RX_HB ? hb_view : 0,
+				     round, p, now, &tx), 0);
 	if (tx.reply)
-		deliver(i, (int)from, MP_ETH_OP_DISCOVER_ACK, &tx.self,
+		deliver(i, (int)from, MP_ETH_OP_DISCOVER_ACK, 0, &tx.self,
 			tx.round, tx.dev_count);
 }
 
-static void deliver(unsigned int from, int to, u8 op,
+/*
+ * Send a frame to device @to (< 0: broadcast); @how: MP_DISC_RX_HB marks
+ * a heartbeat. A heartbeat is one when marked, or broadcast about its
+ * sender (CONFLICT).
+ */
+static void deliver(unsigned int from, int to, u8 op, u32 how,
 		    const struct mp_dmember *who, u32 round, u16 count)
 {
 	struct mp_discover p;
 	unsigned int i;
+	bool beat = op == MP_ETH_OP_DISCOVER_ACK &&
+		    (how || (to < 0 && who->chip_id == dev[from].d.self.chip_id));
 
+	if (beat && beat_lost[from])
+		return;
 	mp_disc_payload(who, round, count, &p);
 	if (to >= 0) {
-		rcv((unsigned int)to, from, false, op, &p, round);
+		rcv((unsigned int)to, from, how, op, &p, round);
 		return;
 	}
 	for (i = 0; i < NDEV; i++)
-		if (i != from && dev[i].d.self.chip_id && !bcast_lost[from])
-			rcv(i, from, true, op, &p, round);
+		if (i != from && dev[i].d.self.chip_id)
+			rcv(i, from, how | MP_DISC_RX_BCAST, op, &p, round);
+}
+
+static unsigned int nr_hb_sent;
+
+/* The device of a simulated MAC (boot() numbers them from 1). */
+static int mac_dev(const u8 *mac)
+{
+	return mac[5] - 1;
 }
 
 static void tick(unsigned int i)
@@ -108,12 +129,17 @@ static void tick(unsigned int i)
 	if (tx.close)
 		t->formed = false;
 	if (tx.send)
-		deliver(i, -1, tx.op, &tx.self, tx.round, tx.dev_count);
+		deliver(i, -1, tx.op, 0, &tx.self, tx.round, tx.dev_count);
+	hb_view = tx.view;
+	for (k = 0; k < tx.nr_hb; k++, nr_hb_sent++)
+		deliver(i, mac_dev(tx.hb_mac[k]), tx.op, MP_DISC_RX_HB,
+			&tx.self, tx.round, tx.dev_count);
+	hb_view = 0;
 	for (k = 0; k < tx.nr_proxy; k++, nr_proxy_sent++)
-		deliver(i, -1, MP_ETH_OP_DISCOVER_ACK, &t->proxy[k], tx.round,
-			tx.dev_count);
+		deliver(i, -1, MP_ETH_OP_DISCOVER_ACK, 0, &t->proxy[k],
+			tx.round, tx.dev_count);
 	for (k = 0; k < tx.nr_probe; k++, nr_probe_sent++)
-		deliver(i, (int)(t->proxy[k].mac[5] - 1), MP_ETH_OP_DISCOVER,
+		deliver(i, mac_dev(t->proxy[k].mac), MP_ETH_OP_DISCOVER, 0,
 			&tx.self, tx.round, 1);
 	if (!tx.finish)
 		return;
@@ -144,7 +170,8 @@ static void reset(void)
 {
 	memset(dev, 0, sizeof(dev));
 	memset(link_down, 0, sizeof(link_down));
-	memset(bcast_lost, 0, sizeof(bcast_lost));
+	memset(beat_lost, 0, sizeof(beat_lost));
+	nr_hb_sent = 0;
 	now = 1000 * MS;
 	nr_proxy_sent = 0;
 	nr_probe_sent = 0;
@@ -241,25 +268,25 @@ static void test_rcv_rejects(void **state)
 	d = &dev[0].d;
 	me = d->self;
 	mp_disc_payload(&other, 1, 1, &p);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true, 0,
 				     0, &p, now, &tx), -EINVAL);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true, 0,
 				     MP_DISC_MAX_ROUND + 1, &p, now, &tx),
 			 -EINVAL);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_READ_REQ, other.mac, true,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_READ_REQ, other.mac, true, 0,
 				     1, &p, now, &tx), -EINVAL);
 	/* our own MAC as source, or in the payload */
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, me.mac, true, 1,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, me.mac, true, 0, 1,
 				     &p, now, &tx), -EINVAL);
 	mp_disc_payload(&me, 1, 1, &p);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, other.mac, true, 0,
 				     1, &p, now, &tx), -EINVAL);
 	/* speaking for someone else: only as a broadcast DISCOVER_ACK */
 	other = member(2, 0x20);
 	mp_disc_payload(&other, 1, 1, &p);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, b.mac, true, 1,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, b.mac, true, 0, 1,
 				     &p, now, &tx), -EINVAL);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER_ACK, b.mac, false,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER_ACK, b.mac, false, 0,
 				     1, &p, now, &tx), -EINVAL);
 	assert_int_equal(d->nr_heard, 1);
 	assert_int_equal(d->round, 1);
@@ -278,14 +305,14 @@ static void test_rounds(void **state)
 	boot(0, 0x30);
 	d = &dev[0].d;
 	mp_disc_payload(&a, 7, 1, &p);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, a.mac, true, 7,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, a.mac, true, 0, 7,
 				     &p, now, &tx), 0);
 	assert_true(tx.kick);
 	assert_int_equal(d->round, 7);
 	assert_int_equal(d->nr_heard, 2);
 	memset(&tx, 0, sizeof(tx));
 	mp_disc_payload(&a, 3, 1, &p);
-	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, a.mac, true, 3,
+	assert_int_equal(mp_disc_rcv(d, MP_ETH_OP_DISCOVER, a.mac, true, 0, 3,
 				     &p, now, &tx), 0);
 	assert_true(tx.reply);
 	assert_int_equal(tx.round, 7);
@@ -338,7 +365,7 @@ static void forge_round(u32 r)
 
 	mp_disc_payload(&x, r, 1, &p);
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, x.mac,
-				     true, r, &p, now, &tx), 0);
+				     true, 0, r, &p, now, &tx), 0);
 	assert_int_equal(dev[0].d.round, r);
 }
 
@@ -441,19 +468,19 @@ static void test_heartbeat_newer_round(void **state)
 				  .mac = { 0x52, 0x54, 0, 0x6d, 0x70, 2 },
 				  .dev_count = 2, .gen = 5, .mtu = 1500 };
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
-				     true, 5, &p, now, &tx), 0);
+				     true, 0, 5, &p, now, &tx), 0);
 	assert_true(tx.kick);
 	assert_int_equal(dev[0].d.state, CMM_MP_POOL_DISCOVERY);
 	assert_int_equal(dev[0].d.round, 6);
 	/* a round in progress (DISCOVER) of a newer round: joined */
 	memset(&tx, 0, sizeof(tx));
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, p.mac,
-				     true, 9, &p, now, &tx), 0);
+				     true, 0, 9, &p, now, &tx), 0);
 	assert_int_equal(dev[0].d.round, 9);
 	/* an answer (unicast) or a proxy report of a newer round: joined */
 	memset(&tx, 0, sizeof(tx));
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
-				     false, 11, &p, now, &tx), 0);
+				     false, 0, 11, &p, now, &tx), 0);
 	assert_int_equal(dev[0].d.round, 11);
 }
 
@@ -479,10 +506,10 @@ static void test_heartbeat_shared_round(void **state)
 				  .dev_count = 2, .gen = round, .mtu = 1500 };
 	/* it discovers in our round, then concludes it first */
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, p.mac,
-				     true, round, &p, now, &tx), 0);
+				     true, 0, round, &p, now, &tx), 0);
 	memset(&tx, 0, sizeof(tx));
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
-				     true, round, &p, now, &tx), 0);
+				     true, 0, round, &p, now, &tx), 0);
 	assert_false(tx.kick);
 	assert_int_equal(dev[0].d.state, CMM_MP_POOL_DISCOVERY);
 	assert_int_equal(dev[0].d.round, round);
@@ -493,10 +520,10 @@ static void test_heartbeat_shared_round(void **state)
 	p.chip_id = 0x30;
 	memset(&tx, 0, sizeof(tx));
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER, p.mac,
-				     false, round, &p, now, &tx), 0);
+				     false, 0, round, &p, now, &tx), 0);
 	memset(&tx, 0, sizeof(tx));
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK, p.mac,
-				     true, round, &p, now, &tx), 0);
+				     true, 0, round, &p, now, &tx), 0);
 	assert_true(tx.kick);
 	assert_int_equal(dev[0].d.round, mp_disc_next_round(round));
 }
@@ -539,20 +566,20 @@ static void test_count_mismatch(void **state)
 	/* a DISCOVER of our round that counts as many as we do: no reply */
 	mp_disc_payload(&dev[1].d.self, round, 2, &p);
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER,
-				     dev[1].d.self.mac, true, round, &p, now,
+				     dev[1].d.self.mac, true, 0, round, &p, now,
 				     &tx), 0);
 	assert_false(tx.reply);
 	/* one that counts fewer is told we are here */
 	mp_disc_payload(&dev[1].d.self, round, 1, &p);
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER,
-				     dev[1].d.self.mac, true, round, &p, now,
+				     dev[1].d.self.mac, true, 0, round, &p, now,
 				     &tx), 0);
 	assert_true(tx.reply);
 	assert_int_equal(dev[0].d.state, CMM_MP_POOL_RUNTIME);
 	memset(&tx, 0, sizeof(tx));
 	mp_disc_payload(&dev[1].d.self, round, 3, &p);
 	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK,
-				     dev[1].d.self.mac, true, round, &p, now,
+				     dev[1].d.self.mac, true, 0, round, &p, now,
 				     &tx), 0);
 	assert_true(tx.kick);
 	assert_int_equal(dev[0].d.state, CMM_MP_POOL_DISCOVERY);
@@ -574,12 +601,12 @@ static void test_probe(void **state)
 		boot(i, 0x10 * (i + 1));
 	run(2000);
 	assert_same_pool(3, 1);
-	bcast_lost[1] = true;
+	beat_lost[1] = true;
 	run(10000);
 	assert_same_pool(3, 1);
 	assert_true(nr_probe_sent > 0);
 	/* once it is heard again, the probes stop */
-	bcast_lost[1] = false;
+	beat_lost[1] = false;
 	run(2000);
 	nr_probe_sent = 0;
 	run(5000);
@@ -592,6 +619,161 @@ static void test_probe(void **state)
 	run(3000);
 	assert_same_pool(3, 2);
 	assert_false(dev[0].t.dev[1].valid);
+}
+
+/* Powers of two below @m: the heartbeats a member of @m live ones sends. */
+static u32 fanout(u32 m)
+{
+	u32 k = 0, o;
+
+	for (o = 1; o < m; o *= 2)
+		k++;
+	return k;
+}
+
+/*
+ * The ranks of pools up to 1024 devices, some of them lost: every member
+ * sends ceil(log2 M) heartbeats and watches as many members, exactly
+ * those that send it theirs; lost members and ourselves are in neither
+ * set, and the member right behind us is always watched (the ring that
+ * keeps every member watched).
+ */
+static void test_ranks(void **state)
+{
+	static struct mp_dmember v[1024], heard[2048], pool[1024];
+	static u32 hash[4096];
+	static u8 to[1024][1024];	/* to[a][b]: a beats to b */
+	static const u32 sizes[] = { 1, 2, 3, 5, 16, 17, 100, 1000, 1024 };
+	struct mp_disc d;
+	u32 z, n, j, k, live, nlost;
+
+	for (z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		n = sizes[z];
+		memset(to, 0, sizeof(to));
+		for (j = 0, nlost = 0; j < n; j++) {
+			v[j] = member(j, 0x100 + 0x10 * (u64)j);
+			v[j].mac[4] = (u8)(j >> 8);
+			v[j].mac[5] = (u8)j;
+			/* every 7th lost, never all */
+			v[j].lost = n > 2 && j % 7 == 3;
+			nlost += v[j].lost;
+		}
+		live = n - nlost;
+		for (j = 0; j < n; j++) {
+			if (v[j].lost)
+				continue;
+			assert_int_equal(mp_disc_init(&d, &par, &v[j], heard, 2048,
+						      hash, 4096, pool, 1024,
+						      now), 0);
+			assert_true(mp_disc_commit(&d, v, n, 1, now));
+			assert_int_equal(d.nr_live, live);
+			assert_int_equal(d.nr_to, fanout(live));
+			assert_int_equal(d.nr_from, fanout(live));
+			for (k = 0; k < d.nr_to; k++) {
+				assert_false(v[d.hb_to[k]].lost);
+				assert_int_not_equal(d.hb_to[k], j);
+				to[j][d.hb_to[k]] |= 1;
+			}
+			for (k = 0; k < d.nr_from; k++) {
+				assert_false(v[d.hb_from[k]].lost);
+				assert_int_not_equal(d.hb_from[k], j);
+				to[d.hb_from[k]][j] |= 2;
+			}
+		}
+		/* what one sends is exactly what the other watches */
+		for (j = 0; j < n; j++)
+			for (k = 0; k < n; k++)
+				assert_true(to[j][k] == 0 || to[j][k] == 3);
+		/* the next live member watches each live one */
+		for (j = 0; live > 1 && j < n; j++) {
+			if (v[j].lost)
+				continue;
+			for (k = (j + 1) % n; v[k].lost; k = (k + 1) % n)
+				;
+			assert_int_equal(to[j][k], 3);
+		}
+	}
+}
+
+/*
+ * A formed pool's heartbeats go along the ranks, unicast and marked: 5
+ * members send 3 each per interval (offsets 1, 2, 4), not 5 broadcasts
+ * of 4 deliveries each; a mark on anything but a DISCOVER_ACK about its
+ * sender is refused.
+ */
+static void test_heartbeat_ranks(void **state)
+{
+	struct mp_disc_tx tx = { 0 };
+	struct mp_discover p;
+	u32 round;
+
+	form_pool(5);
+	nr_hb_sent = 0;
+	run(5000);		/* 10 heartbeat intervals */
+	assert_same_pool(5, 1);
+	assert_int_equal(nr_hb_sent, 10 * 5 * 3);
+	round = dev[0].d.round;
+	mp_disc_payload(&dev[1].d.self, round, 5, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER,
+				     dev[1].d.self.mac, MP_DISC_RX_HB, 0, round,
+				     &p, now, &tx), -EINVAL);
+	/* a proxy report (another's payload) marked a heartbeat */
+	mp_disc_payload(&dev[2].d.self, round, 5, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK,
+				     dev[1].d.self.mac,
+				     MP_DISC_RX_HB | MP_DISC_RX_BCAST, 0, round,
+				     &p, now, &tx), -EINVAL);
+	assert_int_equal(dev[0].d.state, CMM_MP_POOL_RUNTIME);
+	/* the same count but another map (its digest): a new round */
+	mp_disc_payload(&dev[1].d.self, round, 5, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK,
+				     dev[1].d.self.mac, MP_DISC_RX_HB,
+				     dev[0].d.view, round, &p, now, &tx), 0);
+	assert_false(tx.kick);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK,
+				     dev[1].d.self.mac, MP_DISC_RX_HB,
+				     dev[0].d.view + 1, round, &p, now, &tx), 0);
+	assert_true(tx.kick);
+	assert_int_equal(dev[0].d.round, round + 1);
+	run(3000);
+	assert_same_pool(5, round + 1);
+	round++;
+	memset(&tx, 0, sizeof(tx));
+	/* a marked heartbeat that counts other members: a new round */
+	mp_disc_payload(&dev[1].d.self, round, 4, &p);
+	assert_int_equal(mp_disc_rcv(&dev[0].d, MP_ETH_OP_DISCOVER_ACK,
+				     dev[1].d.self.mac, MP_DISC_RX_HB, 0, round,
+				     &p, now, &tx), 0);
+	assert_true(tx.kick);
+	assert_int_equal(dev[0].d.round, round + 1);
+	run(3000);
+	assert_same_pool(5, round + 1);
+}
+
+/*
+ * A member that fails is found by the members it sent heartbeats to, in
+ * hb_timeout as before; the pool re-forms with it lost, and its watchers
+ * move on to the next live ranks.
+ */
+static void test_ranks_lost(void **state)
+{
+	unsigned int i;
+
+	form_pool(5);
+	link_down[2] = true;
+	run(3500);
+	for (i = 0; i < NDEV; i++)
+		if (i != 2)
+			assert_int_equal(dev[i].d.round, 2);
+	run(3000);
+	assert_same_pool(5, 2);
+	assert_false(dev[0].t.dev[2].valid);
+	assert_int_equal(dev[0].d.nr_live, 4);
+	assert_int_equal(dev[0].d.nr_to, 2);
+	nr_hb_sent = 0;
+	run(5000);
+	assert_int_equal(nr_hb_sent, 10 * 4 * 2);
+	assert_same_pool(5, 2);
 }
 
 int main(void)
@@ -610,6 +792,9 @@ int main(void)
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_count_mismatch),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_ranks),
+		cmocka_unit_test(test_heartbeat_ranks),
+		cmocka_unit_test(test_ranks_lost),
 	};
 
 	return cmocka_run_group_tests_name("disc", tests, NULL, NULL);

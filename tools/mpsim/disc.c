@@ -58,6 +58,7 @@ struct sdisc {
 	struct mp_dmember *proxy; /* scratch: reports and probes to send */
 	u64 rounds, sent, rcvd;	/* totals, all devices */
 	u64 kind[SIM_NR_KINDS];	/* frames sent by kind, all devices */
+	u64 silent_at;		/* a device first found a member silent */
 	u64 mark_kind[SIM_NR_KINDS];
 };
 
@@ -106,16 +107,20 @@ static int sd_serialize(struct sdev *d, const struct mp_pamt *t)
 	return 0;
 }
 
-static int sd_send(struct sdisc *s, u32 from, int to, u8 op,
-		   const struct mp_dmember *who, u32 round, u16 count)
+static int sd_send(struct sdisc *s, u32 from, int to, u8 op, u16 flags,
+		   u64 view, const struct mp_dmember *who, u32 round,
+		   u16 count)
 {
 	int kind = op == MP_ETH_OP_DISCOVER ? (to >= 0 ? SIM_PROBE :
 						       SIM_DISCOVER) :
+		   flags & MP_ETH_F_HB ? SIM_HEARTBEAT :
 		   to >= 0 ? SIM_REPLY :
 		   who->chip_id != s->dev[from].self.chip_id ? SIM_PROXY :
 		   SIM_HEARTBEAT;
 	struct mp_frame f = {
 		.op = op,
+		.flags = flags,
+		.offset = view,
 		.src = MP_ETH_DEV_ANY,
 		.dst = MP_ETH_DEV_ANY,
 		.gen = round,
@@ -186,16 +191,22 @@ static int sd_tick(struct sdisc *s, u32 i)
 
 	mp_disc_tick(&d->d, s->now, s->out, d->max_heard, s->proxy, s->nr,
 		     &tx);
+	if (tx.silent && !s->silent_at)
+		s->silent_at = s->now;
 	sd_round_moved(s, d, before);
 	if (tx.send)
-		ret = sd_send(s, i, -1, tx.op, &tx.self, tx.round,
+		ret = sd_send(s, i, -1, tx.op, 0, 0, &tx.self, tx.round,
+			      tx.dev_count);
+	for (k = 0; !ret && k < tx.nr_hb; k++)
+		ret = sd_send(s, i, sim_mac_dev(tx.hb_mac[k], s->nr), tx.op,
+			      MP_ETH_F_HB, tx.view, &tx.self, tx.round,
 			      tx.dev_count);
 	for (k = 0; !ret && k < tx.nr_proxy; k++)
-		ret = sd_send(s, i, -1, MP_ETH_OP_DISCOVER_ACK, &s->proxy[k],
-			      tx.round, tx.dev_count);
+		ret = sd_send(s, i, -1, MP_ETH_OP_DISCOVER_ACK, 0, 0,
+			      &s->proxy[k], tx.round, tx.dev_count);
 	for (k = 0; !ret && k < tx.nr_probe; k++)
 		ret = sd_send(s, i, sim_mac_dev(s->proxy[k].mac, s->nr),
-			      MP_ETH_OP_DISCOVER, &tx.self, tx.round, 1);
+			      MP_ETH_OP_DISCOVER, 0, 0, &tx.self, tx.round, 1);
 	if (ret || !tx.finish)
 		goto next;
 	self = mp_disc_conclude(s->out, tx.nr_out, SEG_SIZE, tx.round,
@@ -230,8 +241,11 @@ static int sd_deliver(struct sdisc *s, u32 i, const struct sim_ev *e,
 	d->rcvd++;
 	s->rcvd++;
 	sim_mac(e->from, src);
-	if (mp_disc_rcv(&d->d, f->op, src, e->bcast, f->gen, p, s->now,
-			&tx)) {
+	if (mp_disc_rcv(&d->d, f->op, src,
+			(e->bcast ? MP_DISC_RX_BCAST : 0) |
+			(f->flags & MP_ETH_F_HB ? MP_DISC_RX_HB : 0),
+			f->flags & MP_ETH_F_HB ? f->offset : 0,
+			f->gen, p, s->now, &tx)) {
 		s->res->dropped++;
 		return 0;
 	}
@@ -243,8 +257,8 @@ static int sd_deliver(struct sdisc *s, u32 i, const struct sim_ev *e,
 			return ret;
 	}
 	if (tx.reply)
-		return sd_send(s, i, (int)e->from, MP_ETH_OP_DISCOVER_ACK,
-			       &tx.self, tx.round, tx.dev_count);
+		return sd_send(s, i, (int)e->from, MP_ETH_OP_DISCOVER_ACK, 0,
+			       0, &tx.self, tx.round, tx.dev_count);
 	return 0;
 }
 
@@ -341,6 +355,7 @@ static void sd_mark(struct sdisc *s, u64 *rounds, u64 *sent, u64 *rcvd)
 		s->mark_kind[i] = s->kind[i];
 	for (i = 0; i < s->nr; i++)
 		s->dev[i].mark_sent = s->dev[i].sent;
+	s->silent_at = 0;
 	*rounds = s->rounds;
 	*sent = s->sent;
 	*rcvd = s->rcvd;
@@ -357,6 +372,7 @@ static void sd_phase(struct sdisc *s, struct sim_disc_phase *ph, u64 start,
 	ph->rounds = s->rounds - rounds;
 	ph->sent = s->sent - sent;
 	ph->rcvd = s->rcvd - rcvd;
+	ph->detect = s->silent_at > start ? s->silent_at - start : 0;
 	for (i = 0; i < SIM_NR_KINDS; i++)
 		ph->kind[i] = s->kind[i] - s->mark_kind[i];
 	for (i = 0; i < s->nr; i++) {
@@ -557,6 +573,11 @@ int sim_disc_run(const struct sim_disc_cfg *cfg, struct sim_disc_result *res)
 		res->hold_rounds = s->rounds - r0;
 		res->hold_sent_milli = (s->sent - s0) * 1000 * SIM_S /
 				       cfg->hold / (live ? live : 1);
+		/* pool-wide, per heartbeat interval */
+		res->hold_pool_sent_milli = (s->sent - s0) * 1000 *
+					    s->par.hb_interval / cfg->hold;
+		res->hold_pool_rcvd_milli = (s->rcvd - x0) * 1000 *
+					    s->par.hb_interval / cfg->hold;
 	}
 	res->agree = sd_agree(s);
 	res->conflict = res->agree && cfg->dup_chip;

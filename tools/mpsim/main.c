@@ -149,9 +149,10 @@ static void print_phase(const char *name, const struct sim_disc_phase *p,
 	       name, (unsigned long long)p->kind[SIM_DISCOVER],
 	       name, (unsigned long long)p->kind[SIM_HEARTBEAT],
 	       name, (unsigned long long)p->kind[SIM_PROXY]);
-	printf(" %s_reply=%llu %s_probe=%llu",
+	printf(" %s_reply=%llu %s_probe=%llu %s_detect_ms=%.1f",
 	       name, (unsigned long long)p->kind[SIM_REPLY],
-	       name, (unsigned long long)p->kind[SIM_PROBE]);
+	       name, (unsigned long long)p->kind[SIM_PROBE],
+	       name, (double)p->detect / SIM_MS);
 }
 
 static int cmd_disc(int argc, char **argv)
@@ -182,6 +183,9 @@ static int cmd_disc(int argc, char **argv)
 	printf(" hold_rounds=%llu hold_sent_per_dev_s=%.2f agree=%d",
 	       (unsigned long long)r.hold_rounds,
 	       (double)r.hold_sent_milli / 1000, r.agree);
+	printf(" hold_pool_sent_per_hb=%.1f hold_pool_rcvd_per_hb=%.1f",
+	       (double)r.hold_pool_sent_milli / 1000,
+	       (double)r.hold_pool_rcvd_milli / 1000);
 	printf(" conflict=%d dropped=%llu events=%llu\n", r.conflict,
 	       (unsigned long long)r.dropped, (unsigned long long)r.events);
 	if (c.dup_chip)

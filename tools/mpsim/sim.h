@@ -130,7 +130,7 @@ struct sim_disc_cfg {
 /* What the frames a device sends are for. */
 enum sim_kind {
 	SIM_DISCOVER,	/* a round's broadcast */
-	SIM_HEARTBEAT,	/* a member's broadcast DISCOVER_ACK */
+	SIM_HEARTBEAT,	/* a member's DISCOVER_ACK along the ranks (F_HB) */
 	SIM_PROXY,	/* a broadcast DISCOVER_ACK about a lost member */
 	SIM_REPLY,	/* a unicast DISCOVER_ACK */
 	SIM_PROBE,	/* a unicast DISCOVER to a silent member */
@@ -149,6 +149,8 @@ enum sim_kind {
  * @sent_max: most frames one device sent
  * @rcvd: frames delivered to all devices
  * @kind: @sent by enum sim_kind
+ * @detect: from the change until a device first found a member silent
+ *	(0: none did; joins and returns start rounds without that)
  */
 struct sim_disc_phase {
 	bool converged;
@@ -161,6 +163,7 @@ struct sim_disc_phase {
 	uint64_t sent_max;
 	uint64_t rcvd;
 	uint64_t kind[SIM_NR_KINDS];
+	uint64_t detect;
 };
 
 /**
@@ -172,6 +175,10 @@ struct sim_disc_phase {
  * @conflict: every live device ended in CONFLICT (dup_chip)
  * @hold_rounds: rounds started during the hold (should be 0)
  * @hold_sent: frames sent during the hold, per device per second (x1000)
+ * @hold_pool_sent_milli: frames sent by the whole pool per heartbeat
+ *	interval during the hold (x1000)
+ * @hold_pool_rcvd_milli: frames delivered to the whole pool per heartbeat
+ *	interval during the hold (x1000): a broadcast counts once per receiver
  * @dropped: frames mp_disc_rcv() refused
  * @events: events processed
  */
@@ -183,6 +190,8 @@ struct sim_disc_result {
 	bool conflict;
 	uint64_t hold_rounds;
 	uint64_t hold_sent_milli;
+	uint64_t hold_pool_sent_milli;
+	uint64_t hold_pool_rcvd_milli;
 	uint64_t dropped;
 	uint64_t events;
 };

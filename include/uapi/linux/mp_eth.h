@@ -65,13 +65,21 @@ enum mp_eth_op {
 	MP_ETH_OP_OWN_RESP	= 0x07,	/* struct mp_eth_own; status 0 */
 	/* control path (MP_ETH_P_CTRL) */
 	MP_ETH_OP_DISCOVER	= 0x10,	/* broadcast: struct mp_eth_discover */
-	MP_ETH_OP_DISCOVER_ACK	= 0x11,	/* unicast reply: struct mp_eth_discover */
+	MP_ETH_OP_DISCOVER_ACK	= 0x11,	/* reply, heartbeat: struct mp_eth_discover */
 };
 
 /* flags */
 /* request: a retransmission; response: it answers such a copy */
 #define MP_ETH_F_RETX	0x0001
 #define MP_ETH_F_ACK	0x0002	/* request: the ack field is valid */
+/*
+ * Control: a DISCOVER_ACK about its sender that is a formed pool's
+ * heartbeat, sent to one member (heartbeats go along the ranks,
+ * Documentation/pool.rst). Version 1 senders before it broadcast their
+ * heartbeats unmarked; a broadcast DISCOVER_ACK about its sender still is
+ * one.
+ */
+#define MP_ETH_F_HB	0x0004
 /*
  * The frame carries an authentication trailer (struct mp_eth_auth) right
  * after its payload: any opcode, set by senders that have a pool key.
