@@ -18,6 +18,7 @@
 
 #define MP_EXPORT __attribute__((visibility("default")))
 
+struct nl_msg;
 struct nl_sock;
 struct nlattr;
 struct nlmsghdr;
@@ -139,6 +140,11 @@ void mp_nl_close(struct mp_ctx *ctx);
 int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		  const uint32_t *seg_id, const uint32_t *mode,
 		  mp_nl_parse_fn parse, void *arg);
+/* puts a request's attributes; < 0 when the message is full */
+typedef int (*mp_nl_fill_fn)(struct nl_msg *msg, const void *arg);
+int mp_nl_request_fill(struct mp_ctx *ctx, uint8_t cmd, bool dump,
+		       mp_nl_fill_fn fill, const void *fill_arg,
+		       mp_nl_parse_fn parse, void *arg);
 int mp_nl_parse_msg(struct nlattr **tb, const struct nlmsghdr *nlh);
 int mp_nl_err_from_nlerr(int nlerr);
 int mp_nl_resolve(struct nl_sock *sk, int *family, int *events_grp);

@@ -941,6 +941,46 @@ uint64_t mp_peer_get_counter(struct mp_peer *peer, enum mp_peer_counter c);
  */
 const char *mp_peer_counter_name(enum mp_peer_counter c);
 
+/* ---- the pool key (LIBMP_1.5) -------------------------------------------- */
+
+/* Bytes of a pool key (SipHash-2-4: 128 bits). */
+#define MP_KEY_LEN	16
+
+/**
+ * enum mp_key_op - what mp_pool_set_key() does (Documentation/security.rst)
+ * @MP_KEY_SET: install the key under its id and sign every frame sent with
+ *	it from now on; the previous key stays accepted on receive
+ * @MP_KEY_ACCEPT: install the key for receiving only, the first step of a
+ *	rotation (every host accepts the new key before any signs with it)
+ * @MP_KEY_CLEAR: forget every key: frames go out untagged again
+ */
+enum mp_key_op {
+	MP_KEY_SET = 1,
+	MP_KEY_ACCEPT = 2,
+	MP_KEY_CLEAR = 3,
+};
+
+/**
+ * mp_pool_set_key() - give the pool's backend a key, or clear its keys
+ * @ctx: context
+ * @op: what to do
+ * @id: the key id carried in every tag (not for MP_KEY_CLEAR)
+ * @key: MP_KEY_LEN bytes; NULL for MP_KEY_CLEAR (and only then)
+ *
+ * Since LIBMP_1.5. Needs CAP_SYS_ADMIN. The key goes to the kernel over
+ * the cmm_mp family and is wiped from libmp's buffers; the caller wipes
+ * its own copy. No interface gives a key back: the ids of the keys held
+ * are in /sys/class/misc/mp_eth/key_ids.
+ *
+ * Return: 0; -EINVAL (an unknown @op, @key missing or given with
+ * MP_KEY_CLEAR, an all-zero key), -EPERM (not privileged), -ENODEV or
+ * -EOPNOTSUPP from the kernel (mp_get_last_error_origin() MP_ERR_KERNEL:
+ * no backend that authenticates its traffic, mp_eth not loaded), -ENODEV
+ * from libmp (cmm_mp is not loaded), or another negative errno.
+ */
+int mp_pool_set_key(struct mp_ctx *ctx, enum mp_key_op op, uint32_t id,
+		    const uint8_t *key);
+
 #ifdef __cplusplus
 }
 #endif

@@ -368,7 +368,7 @@ void mp_nl_close(struct mp_ctx *ctx)
 }
 
 static int mp_nl_request_once(struct mp_ctx *ctx, uint8_t cmd, bool dump,
-			      const uint32_t *seg_id, const uint32_t *mode,
+			      mp_nl_fill_fn fill, const void *fill_arg,
 			      struct mp_nl_req *req)
 {
 	struct nl_msg *msg;
@@ -388,17 +388,7 @@ static int mp_nl_request_once(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		rc = -ENOMEM;
 		goto out_cb;
 	}
-	if (seg_id && nla_put_u32(msg, CMM_MP_A_SEG_ID, *seg_id) < 0) {
-		rc = -ENOMEM;
-		goto out_cb;
-	}
-	if (mode && nla_put_u32(msg, CMM_MP_A_SEG_MODE,
-				*mode & ~MP_NL_MODE_SHARED) < 0) {
-		rc = -ENOMEM;
-		goto out_cb;
-	}
-	if (mode && (*mode & MP_NL_MODE_SHARED) &&
-	    nla_put_u32(msg, CMM_MP_A_SEG_SHARED, 1) < 0) {
+	if (fill && fill(msg, fill_arg) < 0) {
 		rc = -ENOMEM;
 		goto out_cb;
 	}
@@ -437,6 +427,8 @@ static int mp_nl_request_once(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 out_cb:
 	nl_cb_put(cb);
 out_msg:
+	/* a request may carry a secret (CMM_MP_A_KEY): leave none behind */
+	explicit_bzero(nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
 	nlmsg_free(msg);
 	return rc;
 }
@@ -460,24 +452,23 @@ static bool mp_nl_family_moved(struct mp_ctx *ctx, int *rc)
 }
 
 /**
- * mp_nl_request() - send one cmm_mp command and process every answer
+ * mp_nl_request_fill() - send one cmm_mp command and process every answer
  * @ctx: context
  * @cmd: CMM_MP_CMD_*
  * @dump: send as a dump (NLM_F_DUMP)
- * @seg_id: CMM_MP_A_SEG_ID to put, or NULL
- * @mode: CMM_MP_A_SEG_MODE to put, or NULL; with MP_NL_MODE_SHARED
- *	or'ed in, CMM_MP_A_SEG_SHARED 1 too
+ * @fill: puts the request's attributes, or NULL for none
+ * @fill_arg: passed to @fill
  * @parse: called for every answer message with its parsed attributes
  * @arg: passed to @parse
  *
  * Errors are recorded in @ctx with the kernel's extended ack message when
- * it sent one.
+ * it sent one. The request is wiped from memory once sent.
  *
  * Return: 0, the kernel's negative errno, or a local negative errno.
  */
-int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
-		  const uint32_t *seg_id, const uint32_t *mode,
-		  mp_nl_parse_fn parse, void *arg)
+int mp_nl_request_fill(struct mp_ctx *ctx, uint8_t cmd, bool dump,
+		       mp_nl_fill_fn fill, const void *fill_arg,
+		       mp_nl_parse_fn parse, void *arg)
 {
 	int tries = dump ? MP_NL_DUMP_RETRIES : 1;
 	bool moved_once = false;
@@ -492,7 +483,7 @@ int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		req.ctx = ctx;
 		req.parse = parse;
 		req.arg = arg;
-		rc = mp_nl_request_once(ctx, cmd, dump, seg_id, mode, &req);
+		rc = mp_nl_request_once(ctx, cmd, dump, fill, fill_arg, &req);
 		if (!rc)
 			rc = req.err;
 		if (rc == -EAGAIN && --tries > 0)
@@ -518,6 +509,50 @@ int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		mp_set_error(ctx, rc, "netlink request failed");
 	}
 	return rc;
+}
+
+struct mp_nl_seg_req {
+	const uint32_t *seg_id;
+	const uint32_t *mode;
+};
+
+static int mp_nl_fill_seg(struct nl_msg *msg, const void *arg)
+{
+	const struct mp_nl_seg_req *r = arg;
+
+	if (r->seg_id && nla_put_u32(msg, CMM_MP_A_SEG_ID, *r->seg_id) < 0)
+		return -ENOMEM;
+	if (r->mode && nla_put_u32(msg, CMM_MP_A_SEG_MODE,
+				   *r->mode & ~MP_NL_MODE_SHARED) < 0)
+		return -ENOMEM;
+	if (r->mode && (*r->mode & MP_NL_MODE_SHARED) &&
+	    nla_put_u32(msg, CMM_MP_A_SEG_SHARED, 1) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * mp_nl_request() - send one cmm_mp command about devices or segments
+ * @ctx: context
+ * @cmd: CMM_MP_CMD_*
+ * @dump: send as a dump (NLM_F_DUMP)
+ * @seg_id: CMM_MP_A_SEG_ID to put, or NULL
+ * @mode: CMM_MP_A_SEG_MODE to put, or NULL; with MP_NL_MODE_SHARED
+ *	or'ed in, CMM_MP_A_SEG_SHARED 1 too
+ * @parse: called for every answer message with its parsed attributes
+ * @arg: passed to @parse
+ *
+ * Return: as mp_nl_request_fill().
+ */
+int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
+		  const uint32_t *seg_id, const uint32_t *mode,
+		  mp_nl_parse_fn parse, void *arg)
+{
+	const struct mp_nl_seg_req r = { .seg_id = seg_id, .mode = mode };
+
+	return mp_nl_request_fill(ctx, cmd, dump,
+				  seg_id || mode ? mp_nl_fill_seg : NULL, &r,
+				  parse, arg);
 }
 
 /**

@@ -26,20 +26,12 @@ struct cfg_args {
 	struct mpctl_config cfg;
 };
 
-/* The sysfs root, movable for the tests as libmp's is. */
-static const char *sysfs_root(void)
-{
-	const char *root = getenv("MP_SYSFS_ROOT");
-
-	return root && *root ? root : "/sys";
-}
-
 static bool module_loaded(const char *name)
 {
 	char path[256];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/module/%s", sysfs_root(), name);
+	snprintf(path, sizeof(path), "%s/module/%s", mpctl_sysfs_root(), name);
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
@@ -52,7 +44,7 @@ static void module_param(const char *mod, const char *param, char *buf,
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s",
-		 sysfs_root(), mod, param);
+		 mpctl_sysfs_root(), mod, param);
 	f = fopen(path, "re");
 	if (!f)
 		return;

@@ -200,6 +200,18 @@ int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
 }
 
 /**
+ * mpctl_sysfs_root() - where sysfs is: $MP_SYSFS_ROOT (the tests), else /sys
+ *
+ * Return: the path, without a trailing slash.
+ */
+const char *mpctl_sysfs_root(void)
+{
+	const char *root = getenv("MP_SYSFS_ROOT");
+
+	return root && *root ? root : "/sys";
+}
+
+/**
  * mpctl_load() - read devices and segments, reporting failure
  * @cmd: the command
  * @ctx: context

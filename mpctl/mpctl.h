@@ -59,6 +59,10 @@ int mpctl_exit_of_errno(int err, bool kernel);
 int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
 		   int err, const char *reason);
 int mpctl_load(const char *cmd, struct mp_ctx *ctx);
+const char *mpctl_sysfs_root(void);
+
+/* key.c: the ids of the keys mp_eth holds ("none", "7 8*"); "" if unknown */
+void mpctl_key_ids(char *buf, size_t len);
 
 /* json.c */
 struct json_object *mpctl_seg_json(struct mp_segment *seg, unsigned int flags);

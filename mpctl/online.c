@@ -85,19 +85,14 @@ static void warn_keyless(const char *cmd, struct mp_ctx *ctx)
 {
 	struct mp_device *dev;
 	unsigned int nr = 0;
-	char ids[64] = "";
-	FILE *f;
+	char ids[64];
 
 	mp_device_foreach(ctx, dev)
 		nr++;
 	if (nr < 2)
 		return;
-	f = fopen("/sys/class/misc/mp_eth/key_ids", "r");
-	if (!f)
-		return;		/* no transport: nobody else reaches us */
-	if (!fgets(ids, sizeof(ids), f))
-		ids[0] = '\0';
-	fclose(f);
+	/* "" without a transport: nobody else reaches us */
+	mpctl_key_ids(ids, sizeof(ids));
 	if (strncmp(ids, "none", 4))
 		return;
 	fprintf(stderr,

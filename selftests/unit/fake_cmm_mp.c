@@ -31,6 +31,15 @@
  *   FAKE_CMM_MP_NOTROOT=1     act as if the caller were not privileged
  *   FAKE_CMM_MP_FAMILY=ID     the family id (default 42): change it to act
  *                             out a module reload
+ *   FAKE_CMM_MP_NOBACKEND=1   no backend takes the pool key (mp_eth not
+ *                             loaded): CMM_MP_CMD_KEY_SET fails -ENODEV
+ *   FAKE_CMM_MP_KEYLOG=FILE   each key operation appends "OP ID HEX" (HEX
+ *                             "-" for clear) to FILE, so a test sees what
+ *                             reached the kernel
+ *
+ * The pool key's backend is mp_eth's: the ids of the keys held go to
+ * $MP_SYSFS_ROOT/class/misc/mp_eth/key_ids as mp_eth shows them ("none",
+ * "7* 8": at most two keys, the one that signs marked).
  *   MP_SYSFS_ROOT=DIR         fake sysfs (required for online)
  */
 #ifndef _GNU_SOURCE
@@ -649,6 +658,135 @@ static bool privileged(void)
 	return geteuid() == 0 && !env_true("FAKE_CMM_MP_NOTROOT");
 }
 
+/* mp_eth's key_ids file under MP_SYSFS_ROOT; -EIO without one. */
+static int key_ids_path(char *buf, size_t len)
+{
+	const char *root = getenv("MP_SYSFS_ROOT");
+
+	if (!root || !*root)
+		return -EIO;	/* never touch the real /sys */
+	snprintf(buf, len, "%s/class", root);
+	mkdir(buf, 0755);
+	snprintf(buf, len, "%s/class/misc", root);
+	mkdir(buf, 0755);
+	snprintf(buf, len, "%s/class/misc/mp_eth", root);
+	mkdir(buf, 0755);
+	snprintf(buf, len, "%s/class/misc/mp_eth/key_ids", root);
+	return 0;
+}
+
+/*
+ * The keys held, as mp_eth keeps them: at most two, a new id pushing out
+ * the oldest one that does not sign; SET also makes it the signing key.
+ */
+static int key_ids_update(uint32_t op, uint32_t id)
+{
+	uint32_t ids[2];
+	int nr = 0, sign = -1, i, j;
+	char path[512], line[64];
+	FILE *f;
+
+	if (key_ids_path(path, sizeof(path)))
+		return -EIO;
+	f = fopen(path, "r");
+	if (f && fgets(line, sizeof(line), f) && strncmp(line, "none", 4)) {
+		char *tok, *save = NULL;
+
+		for (tok = strtok_r(line, "\n ", &save); tok && nr < 2;
+		     tok = strtok_r(NULL, "\n ", &save)) {
+			if (strchr(tok, '*'))
+				sign = nr;
+			ids[nr++] = (uint32_t)strtoul(tok, NULL, 10);
+		}
+	}
+	if (f)
+		fclose(f);
+	if (op == CMM_MP_KEY_CLEAR) {
+		nr = 0;
+	} else {
+		for (i = 0; i < nr && ids[i] != id; i++)
+			;
+		if (i == nr && nr == 2) {	/* drop the one not signing */
+			j = sign == 0 ? 1 : 0;
+			ids[j] = ids[1 - j];
+			sign = sign < 0 ? -1 : 0;
+			nr = 1;
+			i = nr;
+		}
+		if (i == nr)
+			ids[nr++] = id;
+		if (op == CMM_MP_KEY_SET)
+			sign = i;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -EIO;
+	if (!nr)
+		fputs("none", f);
+	for (i = 0; i < nr; i++)
+		fprintf(f, "%s%u%s", i ? " " : "", ids[i], i == sign ? "*" : "");
+	fputc('\n', f);
+	return fclose(f) ? -EIO : 0;
+}
+
+static void key_log(uint32_t op, uint32_t id, const uint8_t *key)
+{
+	const char *path = getenv("FAKE_CMM_MP_KEYLOG");
+	FILE *f;
+	int i;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, "%u %u ", op, id);
+	for (i = 0; key && i < CMM_MP_KEY_LEN; i++)
+		fprintf(f, "%02x", key[i]);
+	fputs(key ? "\n" : "-\n", f);
+	fclose(f);
+}
+
+/* CMM_MP_CMD_KEY_SET, as kernel/cmm_mp/netlink.c and mp_eth answer it. */
+static int key_set(const struct nlattr **tb, const char **emsg)
+{
+	const uint8_t *key = NULL;
+	uint32_t op, id = 0;
+	int i, acc = 0;
+
+	if (!tb[CMM_MP_A_KEY_OP])
+		return -EINVAL;
+	op = get_u32(tb[CMM_MP_A_KEY_OP]);
+	if (op < CMM_MP_KEY_SET || op > CMM_MP_KEY_CLEAR) {
+		*emsg = "Attribute failed policy validation";
+		return -EINVAL;
+	}
+	if (op != CMM_MP_KEY_CLEAR &&
+	    (!tb[CMM_MP_A_KEY_ID] || !tb[CMM_MP_A_KEY]))
+		return -EINVAL;
+	if (op == CMM_MP_KEY_CLEAR && tb[CMM_MP_A_KEY]) {
+		*emsg = "clearing takes no key";
+		return -EINVAL;
+	}
+	if (env_true("FAKE_CMM_MP_NOBACKEND")) {
+		*emsg = "no backend that authenticates its traffic (load mp_eth)";
+		return -ENODEV;
+	}
+	if (tb[CMM_MP_A_KEY_ID])
+		id = get_u32(tb[CMM_MP_A_KEY_ID]);
+	if (tb[CMM_MP_A_KEY]) {
+		key = (const uint8_t *)tb[CMM_MP_A_KEY] + NLA_HDRLEN;
+		for (i = 0; i < CMM_MP_KEY_LEN; i++)
+			acc |= key[i];
+		if (!acc) {
+			*emsg = "key refused: all zero";
+			return -EINVAL;
+		}
+	}
+	key_log(op, id, key);
+	return key_ids_update(op, id);
+}
+
 /* One cmm_mp request: answer into @b; return the error to NLMSG_ERROR. */
 static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 			 const char **emsg)
@@ -663,10 +801,12 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
 		return -EINVAL;
-	if (g->cmd < CMM_MP_CMD_DEV_GET || g->cmd > CMM_MP_CMD_SEG_OFFLINE)
+	if ((g->cmd < CMM_MP_CMD_DEV_GET || g->cmd > CMM_MP_CMD_SEG_OFFLINE) &&
+	    g->cmd != CMM_MP_CMD_KEY_SET)
 		return -EOPNOTSUPP;
 	if ((g->cmd == CMM_MP_CMD_SEG_ONLINE ||
-	     g->cmd == CMM_MP_CMD_SEG_OFFLINE) && !privileged())
+	     g->cmd == CMM_MP_CMD_SEG_OFFLINE ||
+	     g->cmd == CMM_MP_CMD_KEY_SET) && !privileged())
 		return -EPERM;
 	rc = parse_attrs(nlh, tb, emsg);
 	if (rc)
@@ -746,6 +886,8 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 		deliver(fd, b);
 		multicast(&p, id);
 		return 0;
+	case CMM_MP_CMD_KEY_SET:
+		return key_set(tb, emsg);
 	}
 	return -EOPNOTSUPP;
 }

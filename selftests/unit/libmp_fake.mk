@@ -28,3 +28,11 @@ $(B)/unit/test_mpctl_cli: selftests/unit/test_mpctl_cli.sh \
 $(B)/unit/mpctl_cli_lib.sh: selftests/unit/mpctl_cli_lib.sh
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
+
+# mpctl key against the fake: CMM_MP_CMD_KEY_SET, key ids, refusals.
+UNIT_TESTS += $(B)/unit/test_mpctl_key
+
+$(B)/unit/test_mpctl_key: selftests/unit/test_mpctl_key.sh \
+		$(B)/unit/mpctl_cli_lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
+	@mkdir -p $(@D)
+	install -m 0755 $< $@

@@ -32,7 +32,8 @@ struct fixture {
 static const char *const fake_env[] = {
 	"FAKE_CMM_MP_UNLOADED", "FAKE_CMM_MP_DEVS", "FAKE_CMM_MP_SEGS",
 	"FAKE_CMM_MP_FAIL", "FAKE_CMM_MP_BADBLOCK", "FAKE_CMM_MP_AUTOONLINE",
-	"FAKE_CMM_MP_NOTROOT", "FAKE_CMM_MP_FAMILY",
+	"FAKE_CMM_MP_NOTROOT", "FAKE_CMM_MP_FAMILY", "FAKE_CMM_MP_NOBACKEND",
+	"FAKE_CMM_MP_KEYLOG",
 };
 
 static int setup(void **state)
@@ -530,6 +531,77 @@ static void test_misc(void **state)
 	assert_string_equal(mp_get_last_error_msg(f->ctx), "");
 }
 
+/* A file of the fixture's directory, "" when absent, without newline. */
+static void read_file(struct fixture *f, const char *rel, char *buf,
+		      size_t len)
+{
+	char path[512];
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", f->dir, rel);
+	buf[0] = '\0';
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+}
+
+/* LIBMP_1.5: the key reaches the kernel over CMM_MP_CMD_KEY_SET. */
+static void test_pool_key(void **state)
+{
+	static const uint8_t key[MP_KEY_LEN] = {
+		0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+		0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+	};
+	static const uint8_t zero[MP_KEY_LEN];
+	struct fixture *f = *state;
+	char log[300], buf[256];
+
+	snprintf(log, sizeof(log), "%s/keylog", f->dir);
+	assert_int_equal(setenv("FAKE_CMM_MP_KEYLOG", log, 1), 0);
+
+	/* refused here, before anything is sent */
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_CLEAR, 0, key), -EINVAL);
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, NULL), -EINVAL);
+	assert_int_equal(mp_pool_set_key(f->ctx, (enum mp_key_op)9, 1, key),
+			 -EINVAL);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	read_file(f, "keylog", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_ACCEPT, 7, key), 0);
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 7, key), 0);
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_CLEAR, 0, NULL), 0);
+	read_file(f, "keylog", buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "2 7 00112233445566778899aabbccddeeff\n"
+			    "1 7 00112233445566778899aabbccddeeff\n"
+			    "3 0 -\n");
+	read_file(f, "class/misc/mp_eth/key_ids", buf, sizeof(buf));
+	assert_string_equal(buf, "none\n");
+
+	/* the kernel's refusals, with its words */
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, zero), -EINVAL);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(mp_get_last_error_msg(f->ctx),
+			    "key refused: all zero");
+	assert_int_equal(setenv("FAKE_CMM_MP_NOBACKEND", "1", 1), 0);
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, key), -ENODEV);
+	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_int_equal(unsetenv("FAKE_CMM_MP_NOBACKEND"), 0);
+	assert_int_equal(setenv("FAKE_CMM_MP_NOTROOT", "1", 1), 0);
+	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, key), -EPERM);
+	assert_int_equal(unsetenv("FAKE_CMM_MP_NOTROOT"), 0);
+	read_file(f, "keylog", buf, sizeof(buf));
+	assert_string_equal(buf,	/* nothing refused reached the backend */
+			    "2 7 00112233445566778899aabbccddeeff\n"
+			    "1 7 00112233445566778899aabbccddeeff\n"
+			    "3 0 -\n");
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -550,6 +622,7 @@ int main(void)
 		T(test_monitor),
 		T(test_monitor_first),
 		T(test_misc),
+		T(test_pool_key),
 	};
 #undef T
 
