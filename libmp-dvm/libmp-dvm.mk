@@ -23,10 +23,24 @@ $(MPDVM_SO): $(MPDVM_OBJS)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libmp-dvm.so -Wl,-z,defs \
 		-o $@ $(MPDVM_OBJS) -ljemalloc -lpthread -ldl
 
-# mpctl dvm stat reads smaps with the same parser.
-$(B)/mpctl/dvm_smaps.o: libmp-dvm/dvm_smaps.c libmp-dvm/dvm_smaps.h
+# libmp-dvmctl.a: the control side (mp_dvmctl.h), what a launcher shares
+# with the preload library: the environment it reads, its statistics
+# file, the smaps parser. Linked into mpctl (`mpctl dvm`); needs no
+# jemalloc, so it is always built.
+MPDVMCTL_SRCS	:= $(addprefix libmp-dvm/,dvmctl.c dvm_smaps.c)
+MPDVMCTL_OBJS	:= $(patsubst libmp-dvm/%.c,$(B)/libmp-dvm/ctl/%.o,$(MPDVMCTL_SRCS))
+MPDVMCTL_A	:= $(B)/libmp-dvm/libmp-dvmctl.a
+
+$(MPDVMCTL_OBJS): $(B)/libmp-dvm/ctl/%.o: libmp-dvm/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) \
+		-DMP_DVM_LIBDIR='"$(libdir)"' -MMD -MP -c -o $@ $<
+
+-include $(MPDVMCTL_OBJS:.o=.d)
+
+$(MPDVMCTL_A): $(MPDVMCTL_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
 
 # Installed beside libmp; the installed mpctl finds it as ../lib/libmp-dvm.so.
 ifneq ($(wildcard /usr/include/jemalloc/jemalloc.h),)

@@ -8,31 +8,21 @@
  * run turns on the kernel's DVM mode with PR_DVM_INHERIT, preloads
  * libmp-dvm.so with Debian's jemalloc and executes CMD; stat reports how
  * much of a process's heap is identity mapped.  Documentation/dvm-heap.rst.
+ * What the launcher shares with the preload library is libmp-dvmctl's
+ * (libmp-dvm/mp_dvmctl.h); this file is the command line and the JSON.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/dvm.h>
 
-#include "../libmp-dvm/dvm_smaps.h"
-#include "../libmp-dvm/mp_dvm_stats.h"
 #include "args.h"
+#include "mp_dvmctl.h"
 #include "mpctl.h"
-
-#ifndef MPCTL_LIBDIR
-#define MPCTL_LIBDIR "/usr/local/lib"
-#endif
-
-#define DVM_JEMALLOC	"libjemalloc.so.2"
-/* jemalloc settings the DVM heap needs (Documentation/dvm-heap.rst) */
-#define DVM_MALLOC_CONF	"retain:true,oversize_threshold:0"
 
 /* "2M", "4096", "1G": bytes; 0 on success */
 static int parse_size(const char *s, uint64_t *out)
@@ -73,82 +63,9 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int write_min_bytes(uint64_t v)
-{
-	char buf[32];
-	int fd, n, rc = 0;
-
-	fd = open(DVM_SYSCTL_MIN_BYTES, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
-	if (write(fd, buf, n) != n)
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-static bool readable(const char *p)
-{
-	return !access(p, R_OK);
-}
-
-/* --lib, $MP_DVM_LIB, beside mpctl (guests), the build tree, libdir */
-static int find_lib(const char *opt, char *out, size_t len)
-{
-	static const char *const rel[] = {
-		"libmp-dvm.so", "../libmp-dvm/libmp-dvm.so", "../lib/libmp-dvm.so",
-	};
-	char self[PATH_MAX - 32], *slash;
-	const char *env = getenv("MP_DVM_LIB");
-	ssize_t n;
-	size_t i;
-
-	if (opt || (env && *env)) {
-		snprintf(out, len, "%s", opt ? opt : env);
-		return readable(out) ? 0 : -errno;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash)
-			*slash = '\0';
-		for (i = 0; i < ARRAY_SIZE(rel); i++) {
-			if (snprintf(out, len, "%s/%s", self, rel[i]) >= (int)len)
-				continue;
-			if (readable(out))
-				return 0;
-		}
-	}
-	snprintf(out, len, "%s/libmp-dvm.so", MPCTL_LIBDIR);
-	return readable(out) ? 0 : -ENOENT;
-}
-
-/* VAR=VALUE, with the old value in front (joined by @sep) when set */
-static int env_append(const char *var, const char *value, const char *sep,
-		      bool old_first)
-{
-	const char *old = getenv(var);
-	char *s;
-	int rc;
-
-	if (!old || !*old)
-		return setenv(var, value, 1) ? -errno : 0;
-	if (old_first)
-		rc = asprintf(&s, "%s%s%s", old, sep, value);
-	else
-		rc = asprintf(&s, "%s%s%s", value, sep, old);
-	if (rc < 0)
-		return -ENOMEM;
-	rc = setenv(var, s, 1) ? -errno : 0;
-	free(s);
-	return rc;
-}
-
 struct dvm_run_args {
-	bool strict, stat, have_min;
-	const char *lib;	/* --lib */
+	struct mp_dvm_run run;	/* --strict, --stat, --lib */
+	bool have_min;
 	uint64_t min;		/* --min-size */
 };
 
@@ -164,7 +81,7 @@ static int opt_min_size(const struct util_option *opt, const char *arg)
 {
 	struct dvm_run_args *a = opt->value;
 
-	if (parse_size(arg, &a->min) || a->min < 4096)
+	if (parse_size(arg, &a->min) || a->min < MP_DVM_MIN_BYTES_MIN)
 		return mpctl_usage_error("dvm",
 			"invalid --min-size '%s' (at least 4096 bytes)", arg);
 	a->have_min = true;
@@ -175,13 +92,13 @@ static const struct util_option run_opts[] = {
 	OPT_CALLBACK('m', "min-size", &run_args, "S",
 		     "set vm.dvm_min_bytes (system-wide) to S (K, M, G)",
 		     opt_min_size),
-	OPT_BOOLEAN('s', "strict", &run_args.strict,
+	OPT_BOOLEAN('s', "strict", &run_args.run.strict,
 		    "a heap chunk that cannot be identity mapped fails the\n"
 		    "allocation (malloc returns NULL) instead of falling\n"
 		    "back to demand paging"),
-	OPT_BOOLEAN('S', "stat", &run_args.stat,
+	OPT_BOOLEAN('S', "stat", &run_args.run.stat,
 		    "print a summary of the heap on stderr at exit"),
-	OPT_STRING('l', "lib", &run_args.lib, "PATH",
+	OPT_STRING('l', "lib", &run_args.run.lib, "PATH",
 		   "the libmp-dvm.so to preload"),
 	OPT_END(),
 };
@@ -232,9 +149,8 @@ static void dvm_help(FILE *f)
 static int dvm_run(int argc, char **argv)
 {
 	struct dvm_run_args *a = &run_args;
-	char lib[PATH_MAX], preload[PATH_MAX + 32], conf[96];
-	const char *dir;
-	long ncpu;
+	char lib[PATH_MAX];
+	const char *what;
 	int n, rc;
 
 	n = util_parse_options(&dvm_run_cmd, run_opts, argc, argv, &rc);
@@ -243,51 +159,32 @@ static int dvm_run(int argc, char **argv)
 	if (!n)
 		return mpctl_usage_error("dvm", "run: missing command");
 
-	rc = find_lib(a->lib, lib, sizeof(lib));
+	rc = mp_dvm_find_lib(a->run.lib, lib, sizeof(lib));
 	if (rc)
 		return mpctl_fail("dvm", "libmp-dvm.so",
 				  "not found (--lib or MP_DVM_LIB): %s",
 				  strerror(-rc));
-	if (prctl(PR_SET_DVM, PR_DVM_ON | PR_DVM_INHERIT, 0, 0, 0)) {
-		rc = errno;
-		if (rc == EPERM)
-			return mpctl_fail("dvm", "DVM mode", "needs CAP_SYS_ADMIN: %s",
-					  strerror(rc));
+	rc = mp_dvm_mode_on();
+	if (rc == -EPERM)
+		return mpctl_fail("dvm", "DVM mode", "needs CAP_SYS_ADMIN: %s",
+				  strerror(-rc));
+	if (rc)
 		return mpctl_fail("dvm", "DVM mode",
 				  "the kernel has no DVM (not the patched kernel?): %s",
-				  strerror(rc));
-	}
+				  strerror(-rc));
 	if (a->have_min) {
-		rc = write_min_bytes(a->min);
+		rc = mp_dvm_set_min_bytes(a->min);
 		if (rc)
 			return mpctl_fail("dvm", DVM_SYSCTL_MIN_BYTES,
 					  "cannot set %llu: %s",
 					  (unsigned long long)a->min, strerror(-rc));
 	}
-	snprintf(preload, sizeof(preload), "%s:%s", lib, DVM_JEMALLOC);
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	/*
-	 * One arena per CPU for the program (each arena's metadata is an
-	 * eager 2 MiB chunk), and arena 0, which libmp-dvm keeps for itself.
-	 */
-	snprintf(conf, sizeof(conf), "%s,narenas:%ld", DVM_MALLOC_CONF,
-		 (ncpu > 0 ? ncpu : 1) + 1);
-	dir = getenv(MP_DVM_ENV_STATS_DIR);
-	if (!dir || !*dir)
-		dir = MP_DVM_STATS_DIR;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return mpctl_fail("dvm", dir, "cannot create: %s",
-				  strerror(errno));
-	/* ours last: jemalloc lets the last setting win */
-	rc = env_append("LD_PRELOAD", preload, ":", false);
-	if (!rc)
-		rc = env_append("MALLOC_CONF", conf, ",", true);
-	if (!rc && (setenv(MP_DVM_ENV_STATS_DIR, dir, 1) ||
-		    setenv(MP_DVM_ENV_STRICT, a->strict ? "1" : "0", 1) ||
-		    setenv(MP_DVM_ENV_STAT, a->stat ? "1" : "0", 1)))
-		rc = -errno;
+	rc = mp_dvm_prepare(&a->run, lib, &what);
+	if (rc && strcmp(what, "environment"))
+		return mpctl_fail("dvm", what, "cannot create: %s",
+				  strerror(-rc));
 	if (rc)
-		return mpctl_fail("dvm", "environment", "%s", strerror(-rc));
+		return mpctl_fail("dvm", what, "%s", strerror(-rc));
 	fflush(stdout);
 	execvp(argv[0], argv);
 	rc = errno;
@@ -313,47 +210,6 @@ static void add(struct json_object *o, const char *k, struct json_object *v,
 		json_object_put(v);
 		*ok = false;
 	}
-}
-
-static int read_smaps(int pid, struct dvm_smaps *sm)
-{
-	char path[64], line[1024];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	dvm_smaps_init(sm);
-	while (fgets(line, sizeof(line), f)) {
-		n = strlen(line);
-		if (n && line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		dvm_smaps_line(sm, line);
-	}
-	fclose(f);
-	/* a process that is gone, or a kernel thread, has no areas */
-	return sm->areas ? 0 : -ESRCH;
-}
-
-static bool read_stats(int pid, struct mp_dvm_stats *st)
-{
-	const char *dir = getenv(MP_DVM_ENV_STATS_DIR);
-	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
-
-	if (!dir || !*dir)
-		dir = MP_DVM_STATS_DIR;
-	snprintf(path, sizeof(path), "%s/%d", dir, pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, st, sizeof(*st));
-	close(fd);
-	return n == sizeof(*st) && st->magic == MP_DVM_STATS_MAGIC &&
-	       st->version == MP_DVM_STATS_VERSION && st->pid == pid;
 }
 
 static struct json_object *reasons_json(const uint64_t *chunks,
@@ -482,7 +338,7 @@ static int dvm_stat(int argc, char **argv)
 		return mpctl_usage_error("dvm", "stat: unexpected argument '%s'",
 					 argv[1]);
 
-	rc = read_smaps((int)pid, &sm);
+	rc = mp_dvm_read_smaps((int)pid, &sm);
 	if (rc == -ENOENT || rc == -ESRCH)
 		return mpctl_fail("dvm", "stat", "no process %u: %s", pid,
 				  strerror(ESRCH));
@@ -490,7 +346,8 @@ static int dvm_stat(int argc, char **argv)
 		return mpctl_fail("dvm", "stat", "cannot read /proc/%u/smaps%s: %s",
 				  pid, rc == -EACCES ? " (needs root)" : "",
 				  strerror(-rc));
-	have_stats = read_stats((int)pid, &st);
+	/* only a process run under libmp-dvm.so has them */
+	have_stats = !mp_dvm_read_stats((int)pid, &st);
 
 	o = json_object_new_object();
 	if (!o)

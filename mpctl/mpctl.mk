@@ -10,8 +10,9 @@ GUEST_BINS	+= $(B)/mpctl/mpctl
 
 $(MPCTL_OBJS): $(B)/mpctl/%.o: mpctl/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) $(JSONC_CFLAGS) \
-		-DMPCTL_VERSION='"$(LIBMP_VERSION)"' -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS_COMMON) -I$(CURDIR)/libmp-dvm $(CFLAGS) $(WFLAGS) \
+		$(JSONC_CFLAGS) -DMPCTL_VERSION='"$(LIBMP_VERSION)"' -MMD -MP \
+		-c -o $@ $<
 
 -include $(MPCTL_OBJS:.o=.d)
 
@@ -20,14 +21,17 @@ $(B)/mpctl/mp_seg.o: kernel/common/mp_seg.c kernel/common/mp_seg.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -c -o $@ $<
 
-$(B)/mpctl/mpctl: $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o $(B)/libmp/libmp.so
-	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o -L$(B)/libmp -lmp $(JSONC_LIBS) \
+# `mpctl dvm` is libmp-dvmctl's client (libmp-dvm/mp_dvmctl.h).
+MPCTL_LIBS	:= $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(MPDVMCTL_A)
+
+$(B)/mpctl/mpctl: $(MPCTL_OBJS) $(MPCTL_LIBS) $(B)/libmp/libmp.so
+	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(MPCTL_LIBS) -L$(B)/libmp -lmp $(JSONC_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../libmp'
 
 # The installed mpctl finds libmp in libdir like any program: linked again
 # without the build-tree rpath.
-$(B)/mpctl/mpctl.install: $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o $(B)/libmp/libmp.so
-	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(UTIL_OBJS) $(B)/mpctl/mp_seg.o $(B)/mpctl/dvm_smaps.o -L$(B)/libmp -lmp $(JSONC_LIBS)
+$(B)/mpctl/mpctl.install: $(MPCTL_OBJS) $(MPCTL_LIBS) $(B)/libmp/libmp.so
+	$(CC) $(CFLAGS) -o $@ $(MPCTL_OBJS) $(MPCTL_LIBS) -L$(B)/libmp -lmp $(JSONC_LIBS)
 
 .PHONY: install-mpctl uninstall-mpctl
 install: install-mpctl
