@@ -28,7 +28,7 @@ static_assert((int)MP_POOL_RUNTIME == (int)CMM_MP_POOL_RUNTIME, "pool state");
 static_assert((int)MP_POOL_DISCOVERY == (int)CMM_MP_POOL_DISCOVERY, "pool state");
 static_assert((int)MP_SEG_MODE_RAM == (int)CMM_MP_SEG_MODE_RAM, "seg mode");
 
-MP_EXPORT int mp_new(struct mp_ctx **ctx)
+MP_EXPORT int cmmmp_new(struct mp_ctx **ctx)
 {
 	struct mp_ctx *c;
 
@@ -43,14 +43,14 @@ MP_EXPORT int mp_new(struct mp_ctx **ctx)
 	return 0;
 }
 
-MP_EXPORT struct mp_ctx *mp_ref(struct mp_ctx *ctx)
+MP_EXPORT struct mp_ctx *cmmmp_ref(struct mp_ctx *ctx)
 {
 	if (ctx)
 		ctx->refcount++;
 	return ctx;
 }
 
-MP_EXPORT void mp_unref(struct mp_ctx *ctx)
+MP_EXPORT void cmmmp_unref(struct mp_ctx *ctx)
 {
 	if (!ctx || --ctx->refcount > 0)
 		return;
@@ -85,22 +85,22 @@ void mp_set_error_origin(struct mp_ctx *ctx, enum mp_err_origin origin)
 	ctx->last_origin = origin;
 }
 
-MP_EXPORT int mp_get_last_error(struct mp_ctx *ctx)
+MP_EXPORT int cmmmp_get_last_error(struct mp_ctx *ctx)
 {
 	return ctx ? ctx->last_err : -EINVAL;
 }
 
-MP_EXPORT const char *mp_get_last_error_msg(struct mp_ctx *ctx)
+MP_EXPORT const char *cmmmp_get_last_error_msg(struct mp_ctx *ctx)
 {
 	return ctx ? ctx->last_msg : "";
 }
 
-MP_EXPORT enum mp_err_origin mp_get_last_error_origin(struct mp_ctx *ctx)
+MP_EXPORT enum mp_err_origin cmmmp_get_last_error_origin(struct mp_ctx *ctx)
 {
 	return ctx ? ctx->last_origin : MP_ERR_LOCAL;
 }
 
-MP_EXPORT const char *mp_strerror(int err)
+MP_EXPORT const char *cmmmp_strerror(int err)
 {
 	switch (err < 0 ? -err : err) {
 	case ENODEV:
@@ -124,7 +124,7 @@ MP_EXPORT const char *mp_strerror(int err)
  * Re-read every device and segment. Objects the kernel no longer lists are
  * kept (callers may hold pointers) but hidden from iterators and lookups.
  */
-MP_EXPORT int mp_refresh(struct mp_ctx *ctx)
+MP_EXPORT int cmmmp_refresh(struct mp_ctx *ctx)
 {
 	size_t i;
 	int rc;
@@ -158,7 +158,7 @@ int mp_load(struct mp_ctx *ctx)
 {
 	if (ctx->loaded)
 		return 0;
-	return mp_refresh(ctx);
+	return cmmmp_refresh(ctx);
 }
 
 /*

@@ -153,14 +153,14 @@ static struct mp_device *mp_device_from(struct mp_ctx *ctx, size_t pos)
 	return NULL;
 }
 
-MP_EXPORT struct mp_device *mp_device_get_first(struct mp_ctx *ctx)
+MP_EXPORT struct mp_device *cmmmp_device_get_first(struct mp_ctx *ctx)
 {
 	if (!ctx || mp_load(ctx))
 		return NULL;
 	return mp_device_from(ctx, 0);
 }
 
-MP_EXPORT struct mp_device *mp_device_get_next(struct mp_device *dev)
+MP_EXPORT struct mp_device *cmmmp_device_get_next(struct mp_device *dev)
 {
 	ssize_t pos;
 
@@ -172,8 +172,8 @@ MP_EXPORT struct mp_device *mp_device_get_next(struct mp_device *dev)
 	return mp_device_from(dev->ctx, pos + 1);
 }
 
-MP_EXPORT struct mp_device *mp_device_get_by_id(struct mp_ctx *ctx,
-						uint32_t id)
+MP_EXPORT struct mp_device *cmmmp_device_get_by_id(struct mp_ctx *ctx,
+						   uint32_t id)
 {
 	struct mp_device *dev;
 	ssize_t pos;
@@ -192,92 +192,92 @@ enoent:
 	return NULL;
 }
 
-MP_EXPORT struct mp_ctx *mp_device_get_ctx(struct mp_device *dev)
+MP_EXPORT struct mp_ctx *cmmmp_device_get_ctx(struct mp_device *dev)
 {
 	return dev->ctx;
 }
 
-MP_EXPORT uint32_t mp_device_get_id(struct mp_device *dev)
+MP_EXPORT uint32_t cmmmp_device_get_id(struct mp_device *dev)
 {
 	return dev->id;
 }
 
-MP_EXPORT const char *mp_device_get_name(struct mp_device *dev)
+MP_EXPORT const char *cmmmp_device_get_name(struct mp_device *dev)
 {
 	return dev->name;
 }
 
-MP_EXPORT uint64_t mp_device_get_chip_id(struct mp_device *dev)
+MP_EXPORT uint64_t cmmmp_device_get_chip_id(struct mp_device *dev)
 {
 	return dev->chip_id;
 }
 
-MP_EXPORT uint64_t mp_device_get_phys(struct mp_device *dev)
+MP_EXPORT uint64_t cmmmp_device_get_phys(struct mp_device *dev)
 {
 	return dev->phys;
 }
 
-MP_EXPORT uint64_t mp_device_get_size(struct mp_device *dev)
+MP_EXPORT uint64_t cmmmp_device_get_size(struct mp_device *dev)
 {
 	return dev->size;
 }
 
-MP_EXPORT uint64_t mp_device_get_seg_size(struct mp_device *dev)
+MP_EXPORT uint64_t cmmmp_device_get_seg_size(struct mp_device *dev)
 {
 	return dev->seg_size;
 }
 
-MP_EXPORT uint32_t mp_device_get_nr_segs(struct mp_device *dev)
+MP_EXPORT uint32_t cmmmp_device_get_nr_segs(struct mp_device *dev)
 {
 	return dev->nr_segs;
 }
 
-MP_EXPORT int mp_device_get_numa_node(struct mp_device *dev)
+MP_EXPORT int cmmmp_device_get_numa_node(struct mp_device *dev)
 {
 	return dev->node == CMM_MP_NONE ? -1 : (int)dev->node;
 }
 
-MP_EXPORT uint64_t mp_device_get_block_size(struct mp_device *dev)
+MP_EXPORT uint64_t cmmmp_device_get_block_size(struct mp_device *dev)
 {
 	return dev->block_size;
 }
 
-MP_EXPORT const uint8_t *mp_device_get_mac(struct mp_device *dev)
+MP_EXPORT const uint8_t *cmmmp_device_get_mac(struct mp_device *dev)
 {
 	return dev->has_mac ? dev->mac : NULL;
 }
 
-MP_EXPORT enum mp_dev_state mp_device_get_state(struct mp_device *dev)
+MP_EXPORT enum mp_dev_state cmmmp_device_get_state(struct mp_device *dev)
 {
 	return (enum mp_dev_state)dev->state;
 }
 
-MP_EXPORT uint32_t mp_device_get_first_segment(struct mp_device *dev)
+MP_EXPORT uint32_t cmmmp_device_get_first_segment(struct mp_device *dev)
 {
 	return dev->first_seg;
 }
 
-MP_EXPORT uint64_t mp_device_get_nha(struct mp_device *dev)
+MP_EXPORT uint64_t cmmmp_device_get_nha(struct mp_device *dev)
 {
 	return dev->nha;
 }
 
-MP_EXPORT bool mp_device_is_local(struct mp_device *dev)
+MP_EXPORT bool cmmmp_device_is_local(struct mp_device *dev)
 {
 	return dev->local;
 }
 
-MP_EXPORT enum mp_pool_state mp_device_get_pool_state(struct mp_device *dev)
+MP_EXPORT enum mp_pool_state cmmmp_device_get_pool_state(struct mp_device *dev)
 {
 	return (enum mp_pool_state)dev->pool_state;
 }
 
-MP_EXPORT uint32_t mp_device_get_generation(struct mp_device *dev)
+MP_EXPORT uint32_t cmmmp_device_get_generation(struct mp_device *dev)
 {
 	return dev->gen;
 }
 
-MP_EXPORT const char *mp_dev_state_name(enum mp_dev_state state)
+MP_EXPORT const char *cmmmp_dev_state_name(enum mp_dev_state state)
 {
 	switch (state) {
 	case MP_DEV_UP:		return "up";
@@ -286,7 +286,7 @@ MP_EXPORT const char *mp_dev_state_name(enum mp_dev_state state)
 	return "unknown";
 }
 
-MP_EXPORT const char *mp_pool_state_name(enum mp_pool_state state)
+MP_EXPORT const char *cmmmp_pool_state_name(enum mp_pool_state state)
 {
 	switch (state) {
 	case MP_POOL_LOCAL:	return "local";
@@ -297,12 +297,12 @@ MP_EXPORT const char *mp_pool_state_name(enum mp_pool_state state)
 	return "unknown";
 }
 
-MP_EXPORT int mp_device_get_abstract_distance(struct mp_device *dev)
+MP_EXPORT int cmmmp_device_get_abstract_distance(struct mp_device *dev)
 {
 	return !dev || dev->adist == CMM_MP_NONE ? -1 : (int)dev->adist;
 }
 
-MP_EXPORT int mp_device_get_dram_abstract_distance(struct mp_device *dev)
+MP_EXPORT int cmmmp_device_get_dram_abstract_distance(struct mp_device *dev)
 {
 	return !dev || dev->dram_adist == CMM_MP_NONE ? -1 :
 							 (int)dev->dram_adist;
@@ -328,7 +328,7 @@ static bool mp_nodelist_has(const char *list, int node)
 	return false;
 }
 
-MP_EXPORT int mp_get_node_memory_tier(struct mp_ctx *ctx, int node)
+MP_EXPORT int cmmmp_get_node_memory_tier(struct mp_ctx *ctx, int node)
 {
 	char path[4096], list[256];
 	struct dirent *de;

@@ -39,8 +39,8 @@ static int mp_key_fill(struct nl_msg *msg, const void *arg)
 	return 0;
 }
 
-MP_EXPORT int mp_pool_set_key(struct mp_ctx *ctx, enum mp_key_op op,
-			      uint32_t id, const uint8_t *key)
+MP_EXPORT int cmmmp_pool_set_key(struct mp_ctx *ctx, enum mp_key_op op,
+				 uint32_t id, const uint8_t *key)
 {
 	const struct mp_key_req r = { .op = op, .id = id, .key = key };
 

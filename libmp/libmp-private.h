@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <sys/types.h>
 
+/* the library itself uses only the cmmmp_ names */
+#define LIBMP_NO_OLD_NAMES
 #include "libmp.h"
 #include "util/util.h"
 

@@ -11,8 +11,12 @@
  *
  * Every call that can fail returns 0 or a negative errno value; iterators
  * and lookups return NULL and leave the reason in the context
- * (mp_get_last_error(), mp_get_last_error_msg()). The library is not
+ * (cmmmp_get_last_error(), cmmmp_get_last_error_msg()). The library is not
  * thread safe: use one context per thread.
+ *
+ * Functions are named cmmmp_ (since LIBMP_1.6; the mp_ names of before are
+ * kept for one release, at the end of this file); the types and constants
+ * keep mp_ and MP_, which no symbol of the library carries.
  *
  * This header does not need the kernel UAPI header: the enums below carry
  * the values of include/uapi/linux/cmm_mp.h (checked when libmp is built).
@@ -29,9 +33,9 @@
 extern "C" {
 #endif
 
-/* "No owner" (mp_segment_get_owner()); also "no node" in the ABI. */
+/* "No owner" (cmmmp_segment_get_owner()); also "no node" in the ABI. */
 #define MP_NONE			0xffffffffU
-/* mp_segment_get_owner(): held by a device not in the pool now */
+/* cmmmp_segment_get_owner(): held by a device not in the pool now */
 #define MP_GONE			0xfffffffeU
 
 /**
@@ -40,10 +44,10 @@ extern "C" {
  * @MP_SEG_ONLINE_RAM: hot-added as System RAM on this host
  * @MP_SEG_BUSY: a state change is in progress
  * @MP_SEG_FAILED: its backing device is lost; accesses fail
- * @MP_SEG_OWNED: allocated to one host (mp_segment_get_owner()), not as
+ * @MP_SEG_OWNED: allocated to one host (cmmmp_segment_get_owner()), not as
  *	System RAM (a remote segment onlined by its owner)
  * @MP_SEG_SHARED: held by several hosts in sharing mode
- *	(mp_segment_get_sharers()); since LIBMP_1.3
+ *	(cmmmp_segment_get_sharers()); since LIBMP_1.3
  */
 enum mp_seg_state {
 	MP_SEG_OFFLINE = 0,
@@ -104,12 +108,12 @@ enum mp_err_origin {
 	MP_ERR_MEMBLOCK = 2,
 };
 
-/* mp_segment_online() flag: online to the kernel zone, not ZONE_MOVABLE. */
+/* cmmmp_segment_online() flag: online to the kernel zone, not ZONE_MOVABLE. */
 #define MP_ONLINE_NO_MOVABLE	0x1UL
-/* mp_segment_online_as() flag: sharing mode (dax, blk); LIBMP_1.3. */
+/* cmmmp_segment_online_as() flag: sharing mode (dax, blk); LIBMP_1.3. */
 #define MP_ONLINE_SHARED	0x2UL
 /*
- * mp_segment_online() flag, LIBMP_1.4: blocks the kernel onlined itself
+ * cmmmp_segment_online() flag, LIBMP_1.4: blocks the kernel onlined itself
  * (its auto-online policy) keep the zone it gave them, instead of being
  * onlined again in the zone asked for.
  */
@@ -138,35 +142,35 @@ struct mp_peer;
 /* ---- context ---------------------------------------------------------- */
 
 /**
- * mp_new() - create a library context
+ * cmmmp_new() - create a library context
  * @ctx: receives the context, with one reference
  *
- * Does not talk to the kernel: the first iterator, lookup or mp_refresh()
+ * Does not talk to the kernel: the first iterator, lookup or cmmmp_refresh()
  * opens the generic netlink socket and reads the pool.
  *
  * Return: 0, -EINVAL (@ctx NULL) or -ENOMEM.
  */
-int mp_new(struct mp_ctx **ctx);
+int cmmmp_new(struct mp_ctx **ctx);
 
 /**
- * mp_ref() - take a reference on a context
+ * cmmmp_ref() - take a reference on a context
  * @ctx: context (NULL is allowed)
  *
  * Return: @ctx.
  */
-struct mp_ctx *mp_ref(struct mp_ctx *ctx);
+struct mp_ctx *cmmmp_ref(struct mp_ctx *ctx);
 
 /**
- * mp_unref() - drop a reference; the last one frees the context
+ * cmmmp_unref() - drop a reference; the last one frees the context
  * @ctx: context (NULL is allowed)
  *
  * Freeing the context frees every device and segment object it handed out
  * and closes its socket.
  */
-void mp_unref(struct mp_ctx *ctx);
+void cmmmp_unref(struct mp_ctx *ctx);
 
 /**
- * mp_refresh() - re-read every device and segment from the kernel
+ * cmmmp_refresh() - re-read every device and segment from the kernel
  * @ctx: context
  *
  * Objects are updated in place; new ones are added. Only when both dumps
@@ -175,20 +179,20 @@ void mp_unref(struct mp_ctx *ctx);
  * Return: 0, -ENODEV when the cmm_mp module is not loaded (its generic
  * netlink family does not exist), or another negative errno.
  */
-int mp_refresh(struct mp_ctx *ctx);
+int cmmmp_refresh(struct mp_ctx *ctx);
 
 /**
- * mp_get_last_error() - errno of the last failed call on this context
+ * cmmmp_get_last_error() - errno of the last failed call on this context
  * @ctx: context
  *
  * Cleared (0) by each call that talks to the kernel.
  *
  * Return: a negative errno, or 0.
  */
-int mp_get_last_error(struct mp_ctx *ctx);
+int cmmmp_get_last_error(struct mp_ctx *ctx);
 
 /**
- * mp_get_last_error_msg() - detail of the last error
+ * cmmmp_get_last_error_msg() - detail of the last error
  * @ctx: context
  *
  * The kernel's extended ack message when it sent one (origin
@@ -197,10 +201,10 @@ int mp_get_last_error(struct mp_ctx *ctx);
  *
  * Return: a string owned by @ctx, valid until its next call.
  */
-const char *mp_get_last_error_msg(struct mp_ctx *ctx);
+const char *cmmmp_get_last_error_msg(struct mp_ctx *ctx);
 
 /**
- * mp_get_last_error_origin() - who reported the last error
+ * cmmmp_get_last_error_origin() - who reported the last error
  * @ctx: context
  *
  * Lets callers word an errno right: -EBUSY from the kernel means "range
@@ -208,10 +212,10 @@ const char *mp_get_last_error_msg(struct mp_ctx *ctx);
  *
  * Return: an enum mp_err_origin.
  */
-enum mp_err_origin mp_get_last_error_origin(struct mp_ctx *ctx);
+enum mp_err_origin cmmmp_get_last_error_origin(struct mp_ctx *ctx);
 
 /**
- * mp_strerror() - what an errno means for the cmm_mp calls
+ * cmmmp_strerror() - what an errno means for the cmm_mp calls
  * @err: errno value, either sign
  *
  * -ENODEV, -EALREADY, -EBUSY, -EPERM, -ENOENT and -EPROTO get cmm_mp
@@ -219,401 +223,401 @@ enum mp_err_origin mp_get_last_error_origin(struct mp_ctx *ctx);
  *
  * Return: a static string.
  */
-const char *mp_strerror(int err);
+const char *cmmmp_strerror(int err);
 
 /* ---- devices ------------------------------------------------------------- */
 
 /**
- * mp_device_get_first() - first pool device, by id
+ * cmmmp_device_get_first() - first pool device, by id
  * @ctx: context
  *
  * Reads the pool from the kernel on first use.
  *
  * Return: the device, or NULL (none, or the read failed: see
- * mp_get_last_error()).
+ * cmmmp_get_last_error()).
  */
-struct mp_device *mp_device_get_first(struct mp_ctx *ctx);
+struct mp_device *cmmmp_device_get_first(struct mp_ctx *ctx);
 
 /**
- * mp_device_get_next() - next pool device, by id
+ * cmmmp_device_get_next() - next pool device, by id
  * @dev: current device
  *
  * Return: the device, or NULL after the last.
  */
-struct mp_device *mp_device_get_next(struct mp_device *dev);
+struct mp_device *cmmmp_device_get_next(struct mp_device *dev);
 
 /**
- * mp_device_get_by_id() - look a device up by its pool id
+ * cmmmp_device_get_by_id() - look a device up by its pool id
  * @ctx: context
  * @id: CMM_MP_A_DEV_ID
  *
  * Return: the device, or NULL (last error -ENOENT when there is none).
  */
-struct mp_device *mp_device_get_by_id(struct mp_ctx *ctx, uint32_t id);
+struct mp_device *cmmmp_device_get_by_id(struct mp_ctx *ctx, uint32_t id);
 
 /**
- * mp_device_get_ctx() - the context a device belongs to
+ * cmmmp_device_get_ctx() - the context a device belongs to
  * @dev: device
  *
  * Return: its context.
  */
-struct mp_ctx *mp_device_get_ctx(struct mp_device *dev);
+struct mp_ctx *cmmmp_device_get_ctx(struct mp_device *dev);
 
 /**
- * mp_device_get_id() - the device's id in the pool
+ * cmmmp_device_get_id() - the device's id in the pool
  * @dev: device
  *
  * Return: its id.
  */
-uint32_t mp_device_get_id(struct mp_device *dev);
+uint32_t cmmmp_device_get_id(struct mp_device *dev);
 
 /**
- * mp_device_get_name() - the device's name
+ * cmmmp_device_get_name() - the device's name
  * @dev: device
  *
  * Return: its name, e.g. "mp0" (owned by the context).
  */
-const char *mp_device_get_name(struct mp_device *dev);
+const char *cmmmp_device_get_name(struct mp_device *dev);
 
 /**
- * mp_device_get_chip_id() - the device's unique chip id
+ * cmmmp_device_get_chip_id() - the device's unique chip id
  * @dev: device
  *
  * Return: the chip id; the pool ranks devices by it.
  */
-uint64_t mp_device_get_chip_id(struct mp_device *dev);
+uint64_t cmmmp_device_get_chip_id(struct mp_device *dev);
 
 /**
- * mp_device_get_phys() - host physical base of the device's DRAM
+ * cmmmp_device_get_phys() - host physical base of the device's DRAM
  * @dev: device
  *
  * Return: the base address; 0 for a remote device.
  */
-uint64_t mp_device_get_phys(struct mp_device *dev);
+uint64_t cmmmp_device_get_phys(struct mp_device *dev);
 
 /**
- * mp_device_get_size() - bytes of device DRAM in the pool
+ * cmmmp_device_get_size() - bytes of device DRAM in the pool
  * @dev: device
  *
  * Return: the size.
  */
-uint64_t mp_device_get_size(struct mp_device *dev);
+uint64_t cmmmp_device_get_size(struct mp_device *dev);
 
 /**
- * mp_device_get_seg_size() - bytes per segment of this device
+ * cmmmp_device_get_seg_size() - bytes per segment of this device
  * @dev: device
  *
  * Return: the segment size.
  */
-uint64_t mp_device_get_seg_size(struct mp_device *dev);
+uint64_t cmmmp_device_get_seg_size(struct mp_device *dev);
 
 /**
- * mp_device_get_nr_segs() - number of segments of this device
+ * cmmmp_device_get_nr_segs() - number of segments of this device
  * @dev: device
  *
  * Return: the count.
  */
-uint32_t mp_device_get_nr_segs(struct mp_device *dev);
+uint32_t cmmmp_device_get_nr_segs(struct mp_device *dev);
 
 /**
- * mp_device_get_numa_node() - NUMA node of the device's DRAM
+ * cmmmp_device_get_numa_node() - NUMA node of the device's DRAM
  * @dev: device
  *
  * Return: the node, or -1 when it has none.
  */
-int mp_device_get_numa_node(struct mp_device *dev);
+int cmmmp_device_get_numa_node(struct mp_device *dev);
 
 /**
- * mp_device_get_block_size() - memory block size of the running kernel
+ * cmmmp_device_get_block_size() - memory block size of the running kernel
  * @dev: device
  *
  * Return: the block size (segments are multiples of it).
  */
-uint64_t mp_device_get_block_size(struct mp_device *dev);
+uint64_t cmmmp_device_get_block_size(struct mp_device *dev);
 
 /**
- * mp_device_get_mac() - the device's backend port address
+ * cmmmp_device_get_mac() - the device's backend port address
  * @dev: device
  *
  * Return: 6 bytes, or NULL when the kernel did not say (no pool formed).
  */
-const uint8_t *mp_device_get_mac(struct mp_device *dev);
+const uint8_t *cmmmp_device_get_mac(struct mp_device *dev);
 
 /**
- * mp_device_get_state() - is the device a member now, or lost?
+ * cmmmp_device_get_state() - is the device a member now, or lost?
  * @dev: device
  *
  * Return: an enum mp_dev_state.
  */
-enum mp_dev_state mp_device_get_state(struct mp_device *dev);
+enum mp_dev_state cmmmp_device_get_state(struct mp_device *dev);
 
 /**
- * mp_device_get_first_segment() - pool-wide number of its first segment
+ * cmmmp_device_get_first_segment() - pool-wide number of its first segment
  * @dev: device
  *
  * Return: the segment id; its segments are numbered on from it.
  */
-uint32_t mp_device_get_first_segment(struct mp_device *dev);
+uint32_t cmmmp_device_get_first_segment(struct mp_device *dev);
 
 /**
- * mp_device_get_nha() - the device pool offset
+ * cmmmp_device_get_nha() - the device pool offset
  * @dev: device
  *
  * Return: the first normalized host address the device backs.
  */
-uint64_t mp_device_get_nha(struct mp_device *dev);
+uint64_t cmmmp_device_get_nha(struct mp_device *dev);
 
 /**
- * mp_device_is_local() - is this the host's own device?
+ * cmmmp_device_is_local() - is this the host's own device?
  * @dev: device
  *
  * Return: true for the local device (the only one with phys and node).
  */
-bool mp_device_is_local(struct mp_device *dev);
+bool cmmmp_device_is_local(struct mp_device *dev);
 
 /**
- * mp_device_get_pool_state() - where discovery stood when listed
+ * cmmmp_device_get_pool_state() - where discovery stood when listed
  * @dev: device
  *
  * Return: an enum mp_pool_state.
  */
-enum mp_pool_state mp_device_get_pool_state(struct mp_device *dev);
+enum mp_pool_state cmmmp_device_get_pool_state(struct mp_device *dev);
 
 /**
- * mp_device_get_generation() - membership generation of the pool
+ * cmmmp_device_get_generation() - membership generation of the pool
  * @dev: device
  *
  * Return: the generation, 0 when no pool is formed.
  */
-uint32_t mp_device_get_generation(struct mp_device *dev);
+uint32_t cmmmp_device_get_generation(struct mp_device *dev);
 
 /**
- * mp_dev_state_name() - name of a device state
+ * cmmmp_dev_state_name() - name of a device state
  * @state: the state
  *
  * Return: "up", "lost" or "unknown".
  */
-const char *mp_dev_state_name(enum mp_dev_state state);
+const char *cmmmp_dev_state_name(enum mp_dev_state state);
 
 /**
- * mp_pool_state_name() - name of a pool state
+ * cmmmp_pool_state_name() - name of a pool state
  * @state: the state
  *
  * Return: "local", "discovery", "runtime", "conflict" or "unknown".
  */
-const char *mp_pool_state_name(enum mp_pool_state state);
+const char *cmmmp_pool_state_name(enum mp_pool_state state);
 
-#define mp_device_foreach(ctx, dev) \
-	for (dev = mp_device_get_first(ctx); dev; \
-	     dev = mp_device_get_next(dev))
+#define cmmmp_device_foreach(ctx, dev) \
+	for (dev = cmmmp_device_get_first(ctx); dev; \
+	     dev = cmmmp_device_get_next(dev))
 
 /* ---- segments ------------------------------------------------------------ */
 
 /**
- * mp_segment_get_first() - first segment of the pool, by id
+ * cmmmp_segment_get_first() - first segment of the pool, by id
  * @ctx: context
  *
  * Reads the pool from the kernel on first use.
  *
  * Return: the segment, or NULL (none, or the read failed: see
- * mp_get_last_error()).
+ * cmmmp_get_last_error()).
  */
-struct mp_segment *mp_segment_get_first(struct mp_ctx *ctx);
+struct mp_segment *cmmmp_segment_get_first(struct mp_ctx *ctx);
 
 /**
- * mp_segment_get_next() - next segment of the pool, by id
+ * cmmmp_segment_get_next() - next segment of the pool, by id
  * @seg: current segment
  *
  * Return: the segment, or NULL after the last.
  */
-struct mp_segment *mp_segment_get_next(struct mp_segment *seg);
+struct mp_segment *cmmmp_segment_get_next(struct mp_segment *seg);
 
 /**
- * mp_device_segment_get_first() - first segment backed by a device
+ * cmmmp_device_segment_get_first() - first segment backed by a device
  * @dev: device
  *
  * Return: the segment, or NULL when the device has none.
  */
-struct mp_segment *mp_device_segment_get_first(struct mp_device *dev);
+struct mp_segment *cmmmp_device_segment_get_first(struct mp_device *dev);
 
 /**
- * mp_device_segment_get_next() - next segment backed by the same device
+ * cmmmp_device_segment_get_next() - next segment backed by the same device
  * @seg: current segment
  *
  * Return: the segment, or NULL after the device's last.
  */
-struct mp_segment *mp_device_segment_get_next(struct mp_segment *seg);
+struct mp_segment *cmmmp_device_segment_get_next(struct mp_segment *seg);
 
 /**
- * mp_segment_get_by_id() - look a segment up by its pool-wide id
+ * cmmmp_segment_get_by_id() - look a segment up by its pool-wide id
  * @ctx: context
  * @id: CMM_MP_A_SEG_ID
  *
  * Return: the segment, or NULL (last error -ENOENT when there is none).
  */
-struct mp_segment *mp_segment_get_by_id(struct mp_ctx *ctx, uint32_t id);
+struct mp_segment *cmmmp_segment_get_by_id(struct mp_ctx *ctx, uint32_t id);
 
 /**
- * mp_segment_get_ctx() - the context a segment belongs to
+ * cmmmp_segment_get_ctx() - the context a segment belongs to
  * @seg: segment
  *
  * Return: its context.
  */
-struct mp_ctx *mp_segment_get_ctx(struct mp_segment *seg);
+struct mp_ctx *cmmmp_segment_get_ctx(struct mp_segment *seg);
 
 /**
- * mp_segment_get_id() - the segment's pool-wide id
+ * cmmmp_segment_get_id() - the segment's pool-wide id
  * @seg: segment
  *
  * Return: its id.
  */
-uint32_t mp_segment_get_id(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_id(struct mp_segment *seg);
 
 /**
- * mp_segment_get_device() - the device that backs the segment
+ * cmmmp_segment_get_device() - the device that backs the segment
  * @seg: segment
  *
  * Return: the device, or NULL when it is not known (yet).
  */
-struct mp_device *mp_segment_get_device(struct mp_segment *seg);
+struct mp_device *cmmmp_segment_get_device(struct mp_segment *seg);
 
 /**
- * mp_segment_get_device_id() - id of the device that backs the segment
+ * cmmmp_segment_get_device_id() - id of the device that backs the segment
  * @seg: segment
  *
  * Return: the device id, or MP_NONE when the kernel did not say.
  */
-uint32_t mp_segment_get_device_id(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_device_id(struct mp_segment *seg);
 
 /**
- * mp_segment_get_nha() - normalized host address of the segment
+ * cmmmp_segment_get_nha() - normalized host address of the segment
  * @seg: segment
  *
  * Return: its NHA (host address minus the HDM base).
  */
-uint64_t mp_segment_get_nha(struct mp_segment *seg);
+uint64_t cmmmp_segment_get_nha(struct mp_segment *seg);
 
 /**
- * mp_segment_get_phys() - host physical address of a local segment
+ * cmmmp_segment_get_phys() - host physical address of a local segment
  * @seg: segment
  *
  * Return: the address; 0 for a remote segment.
  */
-uint64_t mp_segment_get_phys(struct mp_segment *seg);
+uint64_t cmmmp_segment_get_phys(struct mp_segment *seg);
 
 /**
- * mp_segment_get_size() - bytes in the segment
+ * cmmmp_segment_get_size() - bytes in the segment
  * @seg: segment
  *
  * Return: the size.
  */
-uint64_t mp_segment_get_size(struct mp_segment *seg);
+uint64_t cmmmp_segment_get_size(struct mp_segment *seg);
 
 /**
- * mp_segment_get_state() - the segment's state at the last refresh
+ * cmmmp_segment_get_state() - the segment's state at the last refresh
  * @seg: segment
  *
  * Return: an enum mp_seg_state (unknown values pass through).
  */
-enum mp_seg_state mp_segment_get_state(struct mp_segment *seg);
+enum mp_seg_state cmmmp_segment_get_state(struct mp_segment *seg);
 
 /**
- * mp_segment_get_mode() - the segment's mode
+ * cmmmp_segment_get_mode() - the segment's mode
  * @seg: segment
  *
  * Return: an enum mp_seg_mode.
  */
-enum mp_seg_mode mp_segment_get_mode(struct mp_segment *seg);
+enum mp_seg_mode cmmmp_segment_get_mode(struct mp_segment *seg);
 
 /**
- * mp_segment_get_owner() - the host (device id) that owns the segment
+ * cmmmp_segment_get_owner() - the host (device id) that owns the segment
  * @seg: segment
  *
  * Return: the owner's device id, or MP_NONE.
  */
-uint32_t mp_segment_get_owner(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_owner(struct mp_segment *seg);
 
 /**
- * mp_segment_get_numa_node() - NUMA node the segment's memory joins
+ * cmmmp_segment_get_numa_node() - NUMA node the segment's memory joins
  * @seg: segment
  *
  * Return: the node, or -1 when it has none.
  */
-int mp_segment_get_numa_node(struct mp_segment *seg);
+int cmmmp_segment_get_numa_node(struct mp_segment *seg);
 
 /**
- * mp_segment_get_memblock_first() - first memory block (memoryN) it spans
+ * cmmmp_segment_get_memblock_first() - first memory block (memoryN) it spans
  * @seg: segment
  *
  * Return: N of /sys/devices/system/memory/memoryN.
  */
-uint32_t mp_segment_get_memblock_first(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_memblock_first(struct mp_segment *seg);
 
 /**
- * mp_segment_get_memblock_count() - number of memory blocks it spans
+ * cmmmp_segment_get_memblock_count() - number of memory blocks it spans
  * @seg: segment
  *
  * Return: the count (0 for a remote segment).
  */
-uint32_t mp_segment_get_memblock_count(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_memblock_count(struct mp_segment *seg);
 
 /**
- * mp_segment_get_memblock_online() - how many of its blocks are online
+ * cmmmp_segment_get_memblock_online() - how many of its blocks are online
  * @seg: segment
  *
  * Return: the count at the last refresh.
  */
-uint32_t mp_segment_get_memblock_online(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_memblock_online(struct mp_segment *seg);
 
 /**
- * mp_segment_get_memblock_movable() - how many are in ZONE_MOVABLE
+ * cmmmp_segment_get_memblock_movable() - how many are in ZONE_MOVABLE
  * @seg: segment
  *
  * Return: the count at the last refresh.
  */
-uint32_t mp_segment_get_memblock_movable(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_memblock_movable(struct mp_segment *seg);
 
 /**
- * mp_segment_get_auto_onlined() - blocks the kernel had onlined itself
+ * cmmmp_segment_get_auto_onlined() - blocks the kernel had onlined itself
  * @seg: segment
  *
  * Since LIBMP_1.4. How many of its memory blocks were online already when
- * the last mp_segment_online() on this object came to online them: the
- * kernel's auto-online policy (mp_get_auto_online_policy()) did it.
+ * the last cmmmp_segment_online() on this object came to online them: the
+ * kernel's auto-online policy (cmmmp_get_auto_online_policy()) did it.
  *
  * Return: the count, 0 when none (or not onlined through this object).
  */
-uint32_t mp_segment_get_auto_onlined(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_auto_onlined(struct mp_segment *seg);
 
 /**
- * mp_segment_get_auto_zone() - the zone the kernel had onlined them to
+ * cmmmp_segment_get_auto_zone() - the zone the kernel had onlined them to
  * @seg: segment
  *
  * Since LIBMP_1.4. Return: the zone of the blocks counted by
- * mp_segment_get_auto_onlined(), MP_ZONE_UNKNOWN when there were none.
+ * cmmmp_segment_get_auto_onlined(), MP_ZONE_UNKNOWN when there were none.
  */
-enum mp_zone mp_segment_get_auto_zone(struct mp_segment *seg);
+enum mp_zone cmmmp_segment_get_auto_zone(struct mp_segment *seg);
 
 /**
- * mp_segment_get_reonlined() - blocks moved to the zone asked for
+ * cmmmp_segment_get_reonlined() - blocks moved to the zone asked for
  * @seg: segment
  *
  * Since LIBMP_1.4. Of the blocks the kernel had onlined itself, how many
- * the last mp_segment_online() offlined and onlined again in the zone it
+ * the last cmmmp_segment_online() offlined and onlined again in the zone it
  * was asked for (none with MP_ONLINE_KEEP_ZONE).
  *
  * Return: the count.
  */
-uint32_t mp_segment_get_reonlined(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_reonlined(struct mp_segment *seg);
 
 /**
- * mp_zone_name() - "movable", "normal", "mixed" or NULL (LIBMP_1.4)
+ * cmmmp_zone_name() - "movable", "normal", "mixed" or NULL (LIBMP_1.4)
  * @zone: a zone
  */
-const char *mp_zone_name(enum mp_zone zone);
+const char *cmmmp_zone_name(enum mp_zone zone);
 
 /**
- * mp_device_get_abstract_distance() - the memory tier's abstract distance
+ * cmmmp_device_get_abstract_distance() - the memory tier's abstract distance
  * @dev: the local device
  *
  * Since LIBMP_1.4. The abstract distance the kernel module gave the
@@ -622,19 +626,19 @@ const char *mp_zone_name(enum mp_zone zone);
  * Return: the distance, or -1 when the kernel did not say (a remote
  * device, an older module).
  */
-int mp_device_get_abstract_distance(struct mp_device *dev);
+int cmmmp_device_get_abstract_distance(struct mp_device *dev);
 
 /**
- * mp_device_get_dram_abstract_distance() - DRAM's, for comparison
+ * cmmmp_device_get_dram_abstract_distance() - DRAM's, for comparison
  * @dev: the local device
  *
  * Since LIBMP_1.4. Return: the kernel's abstract distance of DRAM
  * (MEMTIER_ADISTANCE_DRAM), or -1 when the kernel did not say.
  */
-int mp_device_get_dram_abstract_distance(struct mp_device *dev);
+int cmmmp_device_get_dram_abstract_distance(struct mp_device *dev);
 
 /**
- * mp_get_node_memory_tier() - the memory tier a NUMA node is in
+ * cmmmp_get_node_memory_tier() - the memory tier a NUMA node is in
  * @ctx: context (for the error detail)
  * @node: NUMA node
  *
@@ -644,10 +648,10 @@ int mp_device_get_dram_abstract_distance(struct mp_device *dev);
  * Return: N, or a negative errno (-ENOENT: in no tier; the node has no
  * memory yet, or the kernel has no memory tiering).
  */
-int mp_get_node_memory_tier(struct mp_ctx *ctx, int node);
+int cmmmp_get_node_memory_tier(struct mp_ctx *ctx, int node);
 
 /**
- * mp_get_auto_online_policy() - how the kernel onlines hot-added memory
+ * cmmmp_get_auto_online_policy() - how the kernel onlines hot-added memory
  * @ctx: context (for the error detail)
  * @buf: receives "offline", "online", "online_kernel" or "online_movable"
  * @len: size of @buf
@@ -657,27 +661,27 @@ int mp_get_node_memory_tier(struct mp_ctx *ctx, int node);
  *
  * Return: 0 or a negative errno (-ENOENT: no memory hotplug).
  */
-int mp_get_auto_online_policy(struct mp_ctx *ctx, char *buf, size_t len);
+int cmmmp_get_auto_online_policy(struct mp_ctx *ctx, char *buf, size_t len);
 
 /**
- * mp_segment_is_online() - is the segment System RAM on this host?
+ * cmmmp_segment_is_online() - is the segment System RAM on this host?
  * @seg: segment
  *
  * Return: true when its state is MP_SEG_ONLINE_RAM.
  */
-bool mp_segment_is_online(struct mp_segment *seg);
+bool cmmmp_segment_is_online(struct mp_segment *seg);
 
 /**
- * mp_segment_refresh() - re-read one segment from the kernel
+ * cmmmp_segment_refresh() - re-read one segment from the kernel
  * @seg: segment
  *
  * Return: 0, or a negative errno (-ENOENT: the kernel no longer has it;
  * it is then hidden from iterators).
  */
-int mp_segment_refresh(struct mp_segment *seg);
+int cmmmp_segment_refresh(struct mp_segment *seg);
 
 /**
- * mp_segment_online() - make a segment System RAM on this host
+ * cmmmp_segment_online() - make a segment System RAM on this host
  * @seg: segment
  * @flags: 0 for ZONE_MOVABLE (the memory can go offline again), or
  *	MP_ONLINE_NO_MOVABLE for the kernel zone
@@ -691,61 +695,61 @@ int mp_segment_refresh(struct mp_segment *seg);
  * MP_ERR_MEMBLOCK; the message says whether the rollback worked). The
  * segment object is updated from the kernel's answers. A segment of
  * another device of the pool cannot be System RAM here: since LIBMP_1.3
- * the kernel maps it as /dev/mps<id> instead (see mp_segment_online_as()).
+ * the kernel maps it as /dev/mps<id> instead (see cmmmp_segment_online_as()).
  *
  * Return: 0; -EALREADY (not offline), -ENOENT (no such segment), -EBUSY
  * (range claimed by someone else), -EPERM (needs CAP_NET_ADMIN), -ENODEV
  * (module not loaded), -EINVAL (bad @flags), or a block's errno.
  */
-int mp_segment_online(struct mp_segment *seg, unsigned long flags);
+int cmmmp_segment_online(struct mp_segment *seg, unsigned long flags);
 
 /**
- * mp_segment_online_as() - online a segment in a given mode (LIBMP_1.3)
+ * cmmmp_segment_online_as() - online a segment in a given mode (LIBMP_1.3)
  * @seg: segment
  * @mode: MP_SEG_MODE_RAM (segments of the local device only),
  *	MP_SEG_MODE_DAX (/dev/mps<id>) or MP_SEG_MODE_BLK (/dev/mpb<id>)
  * @flags: MP_ONLINE_NO_MOVABLE (RAM only), MP_ONLINE_SHARED (DAX, BLK:
  *	sharing mode, several hosts at once)
  *
- * System RAM goes as mp_segment_online(). For DAX and BLK the backing
+ * System RAM goes as cmmmp_segment_online(). For DAX and BLK the backing
  * device gives the segment to this host (alone, or as one of its
  * sharers; zeroed when it goes to a new holder or set of sharers) and the
- * kernel creates the device node (mp_segment_get_devnode()).
+ * kernel creates the device node (cmmmp_segment_get_devnode()).
  *
- * Return: as mp_segment_online(), and -EINVAL (System RAM for a segment
+ * Return: as cmmmp_segment_online(), and -EINVAL (System RAM for a segment
  * of another device, or a bad combination), -EBUSY (held by other hosts:
- * mp_segment_get_owner(), mp_segment_get_sharers() after a refresh).
+ * cmmmp_segment_get_owner(), cmmmp_segment_get_sharers() after a refresh).
  */
-int mp_segment_online_as(struct mp_segment *seg, enum mp_seg_mode mode,
-			 unsigned long flags);
+int cmmmp_segment_online_as(struct mp_segment *seg, enum mp_seg_mode mode,
+			    unsigned long flags);
 
 /**
- * mp_segment_is_shared() - is the segment in sharing mode? (LIBMP_1.3)
+ * cmmmp_segment_is_shared() - is the segment in sharing mode? (LIBMP_1.3)
  * @seg: segment
  *
  * Return: true when it is mapped here in sharing mode or shared by others.
  */
-bool mp_segment_is_shared(struct mp_segment *seg);
+bool cmmmp_segment_is_shared(struct mp_segment *seg);
 
 /**
- * mp_segment_get_sharers() - who shares the segment (LIBMP_1.3)
+ * cmmmp_segment_get_sharers() - who shares the segment (LIBMP_1.3)
  * @seg: segment
  *
  * Return: a bitmap of device ids (bit i: device i), 0 for none.
  */
-uint32_t mp_segment_get_sharers(struct mp_segment *seg);
+uint32_t cmmmp_segment_get_sharers(struct mp_segment *seg);
 
 /**
- * mp_segment_get_devnode() - the device node of a segment mapped here
+ * cmmmp_segment_get_devnode() - the device node of a segment mapped here
  * @seg: segment
  *
  * Since LIBMP_1.3. Return: "/dev/mps5" or "/dev/mpb5", NULL when the
  * segment is not online on this host as dax or blk.
  */
-const char *mp_segment_get_devnode(struct mp_segment *seg);
+const char *cmmmp_segment_get_devnode(struct mp_segment *seg);
 
 /**
- * mp_segment_offline() - take a segment's System RAM away
+ * cmmmp_segment_offline() - take a segment's System RAM away
  * @seg: segment
  *
  * Sends CMM_MP_CMD_SEG_OFFLINE: the kernel migrates the pages out, removes
@@ -755,36 +759,36 @@ const char *mp_segment_get_devnode(struct mp_segment *seg);
  * Return: 0; -EALREADY (not online), -EBUSY (refused), -EPERM, -ENOENT,
  * -ENODEV, or another negative errno.
  */
-int mp_segment_offline(struct mp_segment *seg);
+int cmmmp_segment_offline(struct mp_segment *seg);
 
 /**
- * mp_seg_state_name() - name of a segment state
+ * cmmmp_seg_state_name() - name of a segment state
  * @state: the state
  *
  * Return: "offline", "online-ram", "busy" (as in sysfs) or "unknown".
  */
-const char *mp_seg_state_name(enum mp_seg_state state);
+const char *cmmmp_seg_state_name(enum mp_seg_state state);
 
 /**
- * mp_seg_mode_name() - name of a segment mode
+ * cmmmp_seg_mode_name() - name of a segment mode
  * @mode: the mode
  *
  * Return: "system-ram" or "unknown".
  */
-const char *mp_seg_mode_name(enum mp_seg_mode mode);
+const char *cmmmp_seg_mode_name(enum mp_seg_mode mode);
 
-#define mp_segment_foreach(ctx, seg) \
-	for (seg = mp_segment_get_first(ctx); seg; \
-	     seg = mp_segment_get_next(seg))
+#define cmmmp_segment_foreach(ctx, seg) \
+	for (seg = cmmmp_segment_get_first(ctx); seg; \
+	     seg = cmmmp_segment_get_next(seg))
 
-#define mp_device_segment_foreach(dev, seg) \
-	for (seg = mp_device_segment_get_first(dev); seg; \
-	     seg = mp_device_segment_get_next(seg))
+#define cmmmp_device_segment_foreach(dev, seg) \
+	for (seg = cmmmp_device_segment_get_first(dev); seg; \
+	     seg = cmmmp_device_segment_get_next(seg))
 
 /* ---- events -------------------------------------------------------------- */
 
 /**
- * mp_monitor_new() - subscribe to segment state changes
+ * cmmmp_monitor_new() - subscribe to segment state changes
  * @ctx: context; the monitor holds a reference on it
  * @mon: receives the monitor
  *
@@ -793,27 +797,27 @@ const char *mp_seg_mode_name(enum mp_seg_mode mode);
  *
  * Return: 0, -ENODEV (module not loaded), or another negative errno.
  */
-int mp_monitor_new(struct mp_ctx *ctx, struct mp_monitor **mon);
+int cmmmp_monitor_new(struct mp_ctx *ctx, struct mp_monitor **mon);
 
 /**
- * mp_monitor_free() - unsubscribe and free a monitor
+ * cmmmp_monitor_free() - unsubscribe and free a monitor
  * @mon: monitor (NULL is allowed)
  */
-void mp_monitor_free(struct mp_monitor *mon);
+void cmmmp_monitor_free(struct mp_monitor *mon);
 
 /**
- * mp_monitor_get_fd() - file descriptor to poll for events
+ * cmmmp_monitor_get_fd() - file descriptor to poll for events
  * @mon: monitor
  *
  * Readable (POLLIN) when an event may be waiting; then call
- * mp_monitor_read() until it returns -EAGAIN.
+ * cmmmp_monitor_read() until it returns -EAGAIN.
  *
  * Return: the descriptor, or -EINVAL.
  */
-int mp_monitor_get_fd(struct mp_monitor *mon);
+int cmmmp_monitor_get_fd(struct mp_monitor *mon);
 
 /**
- * mp_monitor_read() - take the next event, without blocking
+ * cmmmp_monitor_read() - take the next event, without blocking
  * @mon: monitor
  * @seg: receives the segment the event is about
  *
@@ -821,19 +825,19 @@ int mp_monitor_get_fd(struct mp_monitor *mon);
  * context did not know it), so every getter tells the new state.
  *
  * Return: 0; -EAGAIN when no event is waiting; -ENOBUFS when events were
- * lost (the socket overflowed: re-read with mp_refresh() and go on);
+ * lost (the socket overflowed: re-read with cmmmp_refresh() and go on);
  * another negative errno on failure.
  */
-int mp_monitor_read(struct mp_monitor *mon, struct mp_segment **seg);
+int cmmmp_monitor_read(struct mp_monitor *mon, struct mp_segment **seg);
 
 /**
- * mp_monitor_wait() - wait for an event
+ * cmmmp_monitor_wait() - wait for an event
  * @mon: monitor
  * @timeout_ms: how long; -1 for ever, 0 to just look
  *
  * Return: 1 when an event may be read, 0 on timeout, or a negative errno.
  */
-int mp_monitor_wait(struct mp_monitor *mon, int timeout_ms);
+int cmmmp_monitor_wait(struct mp_monitor *mon, int timeout_ms);
 
 /* ---- backend peers and their counters (LIBMP_1.1) ------------------------ */
 
@@ -855,7 +859,7 @@ enum mp_peer_counter {
 };
 
 /**
- * mp_stats_refresh() - take a new snapshot of the backend's peers
+ * cmmmp_stats_refresh() - take a new snapshot of the backend's peers
  * @ctx: context
  *
  * Peer objects of the previous snapshot are freed: pointers to them become
@@ -863,83 +867,83 @@ enum mp_peer_counter {
  *
  * Return: 0 or a negative errno (-ENODEV: cmm_mp is not loaded).
  */
-int mp_stats_refresh(struct mp_ctx *ctx);
+int cmmmp_stats_refresh(struct mp_ctx *ctx);
 
 /**
- * mp_peer_get_first() - first peer of the snapshot, by device id
+ * cmmmp_peer_get_first() - first peer of the snapshot, by device id
  * @ctx: context
  *
- * Takes a snapshot on first use (mp_stats_refresh()).
+ * Takes a snapshot on first use (cmmmp_stats_refresh()).
  *
  * Return: the peer, or NULL (none, or the read failed: see
- * mp_get_last_error()).
+ * cmmmp_get_last_error()).
  */
-struct mp_peer *mp_peer_get_first(struct mp_ctx *ctx);
+struct mp_peer *cmmmp_peer_get_first(struct mp_ctx *ctx);
 
 /**
- * mp_peer_get_next() - next peer of the snapshot
+ * cmmmp_peer_get_next() - next peer of the snapshot
  * @peer: current peer
  *
  * Return: the next peer by device id, or NULL after the last.
  */
-struct mp_peer *mp_peer_get_next(struct mp_peer *peer);
+struct mp_peer *cmmmp_peer_get_next(struct mp_peer *peer);
 
 /**
- * mp_peer_get_ctx() - context a peer belongs to
+ * cmmmp_peer_get_ctx() - context a peer belongs to
  * @peer: peer
  *
  * Return: the context.
  */
-struct mp_ctx *mp_peer_get_ctx(struct mp_peer *peer);
+struct mp_ctx *cmmmp_peer_get_ctx(struct mp_peer *peer);
 
 /**
- * mp_peer_get_id() - device id of a peer
+ * cmmmp_peer_get_id() - device id of a peer
  * @peer: peer
  *
  * Return: the id.
  */
-uint32_t mp_peer_get_id(struct mp_peer *peer);
+uint32_t cmmmp_peer_get_id(struct mp_peer *peer);
 
 /**
- * mp_peer_get_mac() - backend port address of a peer
+ * cmmmp_peer_get_mac() - backend port address of a peer
  * @peer: peer
  *
  * Return: 6 bytes, valid as long as the peer object.
  */
-const uint8_t *mp_peer_get_mac(struct mp_peer *peer);
+const uint8_t *cmmmp_peer_get_mac(struct mp_peer *peer);
 
 /**
- * mp_peer_is_reachable() - did the peer answer since its last timeout?
+ * cmmmp_peer_is_reachable() - did the peer answer since its last timeout?
  * @peer: peer
  *
  * Return: false while requests to it fail fast.
  */
-bool mp_peer_is_reachable(struct mp_peer *peer);
+bool cmmmp_peer_is_reachable(struct mp_peer *peer);
 
 /**
- * mp_peer_get_inflight() - requests to the peer awaiting a response
+ * cmmmp_peer_get_inflight() - requests to the peer awaiting a response
  * @peer: peer
  *
  * Return: the count at the time of the snapshot.
  */
-uint32_t mp_peer_get_inflight(struct mp_peer *peer);
+uint32_t cmmmp_peer_get_inflight(struct mp_peer *peer);
 
 /**
- * mp_peer_get_counter() - one counter of a peer
+ * cmmmp_peer_get_counter() - one counter of a peer
  * @peer: peer
  * @c: which
  *
  * Return: its value at the time of the snapshot; 0 for an unknown @c.
  */
-uint64_t mp_peer_get_counter(struct mp_peer *peer, enum mp_peer_counter c);
+uint64_t cmmmp_peer_get_counter(struct mp_peer *peer, enum mp_peer_counter c);
 
 /**
- * mp_peer_counter_name() - name of a counter, as mpctl stats prints it
+ * cmmmp_peer_counter_name() - name of a counter, as mpctl stats prints it
  * @c: which
  *
  * Return: a static string ("tx", "retransmits", ...), NULL for an unknown @c.
  */
-const char *mp_peer_counter_name(enum mp_peer_counter c);
+const char *cmmmp_peer_counter_name(enum mp_peer_counter c);
 
 /* ---- the pool key (LIBMP_1.5) -------------------------------------------- */
 
@@ -947,7 +951,7 @@ const char *mp_peer_counter_name(enum mp_peer_counter c);
 #define MP_KEY_LEN	16
 
 /**
- * enum mp_key_op - what mp_pool_set_key() does (Documentation/security.rst)
+ * enum mp_key_op - what cmmmp_pool_set_key() does (Documentation/security.rst)
  * @MP_KEY_SET: install the key under its id and sign every frame sent with
  *	it from now on; the previous key stays accepted on receive
  * @MP_KEY_ACCEPT: install the key for receiving only, the first step of a
@@ -961,7 +965,7 @@ enum mp_key_op {
 };
 
 /**
- * mp_pool_set_key() - give the pool's backend a key, or clear its keys
+ * cmmmp_pool_set_key() - give the pool's backend a key, or clear its keys
  * @ctx: context
  * @op: what to do
  * @id: the key id carried in every tag (not for MP_KEY_CLEAR)
@@ -974,12 +978,108 @@ enum mp_key_op {
  *
  * Return: 0; -EINVAL (an unknown @op, @key missing or given with
  * MP_KEY_CLEAR, an all-zero key), -EPERM (not privileged), -ENODEV or
- * -EOPNOTSUPP from the kernel (mp_get_last_error_origin() MP_ERR_KERNEL:
+ * -EOPNOTSUPP from the kernel (cmmmp_get_last_error_origin() MP_ERR_KERNEL:
  * no backend that authenticates its traffic, mp_eth not loaded), -ENODEV
  * from libmp (cmm_mp is not loaded), or another negative errno.
  */
-int mp_pool_set_key(struct mp_ctx *ctx, enum mp_key_op op, uint32_t id,
-		    const uint8_t *key);
+int cmmmp_pool_set_key(struct mp_ctx *ctx, enum mp_key_op op, uint32_t id,
+		       const uint8_t *key);
+
+/*
+ * The names before LIBMP_1.6, when every function began with mp_ (GMP's
+ * prefix, and the kernel's): mp_new() is cmmmp_new(). Kept for one
+ * release, as these macros and as versioned aliases in the library (see
+ * libmp.sym); define LIBMP_NO_OLD_NAMES to leave them out.
+ */
+#ifndef LIBMP_NO_OLD_NAMES
+#define mp_dev_state_name                        cmmmp_dev_state_name
+#define mp_device_get_abstract_distance          cmmmp_device_get_abstract_distance
+#define mp_device_get_block_size                 cmmmp_device_get_block_size
+#define mp_device_get_by_id                      cmmmp_device_get_by_id
+#define mp_device_get_chip_id                    cmmmp_device_get_chip_id
+#define mp_device_get_ctx                        cmmmp_device_get_ctx
+#define mp_device_get_dram_abstract_distance     cmmmp_device_get_dram_abstract_distance
+#define mp_device_get_first                      cmmmp_device_get_first
+#define mp_device_get_first_segment              cmmmp_device_get_first_segment
+#define mp_device_get_generation                 cmmmp_device_get_generation
+#define mp_device_get_id                         cmmmp_device_get_id
+#define mp_device_get_mac                        cmmmp_device_get_mac
+#define mp_device_get_name                       cmmmp_device_get_name
+#define mp_device_get_next                       cmmmp_device_get_next
+#define mp_device_get_nha                        cmmmp_device_get_nha
+#define mp_device_get_nr_segs                    cmmmp_device_get_nr_segs
+#define mp_device_get_numa_node                  cmmmp_device_get_numa_node
+#define mp_device_get_phys                       cmmmp_device_get_phys
+#define mp_device_get_pool_state                 cmmmp_device_get_pool_state
+#define mp_device_get_seg_size                   cmmmp_device_get_seg_size
+#define mp_device_get_size                       cmmmp_device_get_size
+#define mp_device_get_state                      cmmmp_device_get_state
+#define mp_device_is_local                       cmmmp_device_is_local
+#define mp_device_segment_get_first              cmmmp_device_segment_get_first
+#define mp_device_segment_get_next               cmmmp_device_segment_get_next
+#define mp_get_auto_online_policy                cmmmp_get_auto_online_policy
+#define mp_get_last_error                        cmmmp_get_last_error
+#define mp_get_last_error_msg                    cmmmp_get_last_error_msg
+#define mp_get_last_error_origin                 cmmmp_get_last_error_origin
+#define mp_get_node_memory_tier                  cmmmp_get_node_memory_tier
+#define mp_monitor_free                          cmmmp_monitor_free
+#define mp_monitor_get_fd                        cmmmp_monitor_get_fd
+#define mp_monitor_new                           cmmmp_monitor_new
+#define mp_monitor_read                          cmmmp_monitor_read
+#define mp_monitor_wait                          cmmmp_monitor_wait
+#define mp_new                                   cmmmp_new
+#define mp_peer_counter_name                     cmmmp_peer_counter_name
+#define mp_peer_get_counter                      cmmmp_peer_get_counter
+#define mp_peer_get_ctx                          cmmmp_peer_get_ctx
+#define mp_peer_get_first                        cmmmp_peer_get_first
+#define mp_peer_get_id                           cmmmp_peer_get_id
+#define mp_peer_get_inflight                     cmmmp_peer_get_inflight
+#define mp_peer_get_mac                          cmmmp_peer_get_mac
+#define mp_peer_get_next                         cmmmp_peer_get_next
+#define mp_peer_is_reachable                     cmmmp_peer_is_reachable
+#define mp_pool_set_key                          cmmmp_pool_set_key
+#define mp_pool_state_name                       cmmmp_pool_state_name
+#define mp_ref                                   cmmmp_ref
+#define mp_refresh                               cmmmp_refresh
+#define mp_seg_mode_name                         cmmmp_seg_mode_name
+#define mp_seg_state_name                        cmmmp_seg_state_name
+#define mp_segment_get_auto_onlined              cmmmp_segment_get_auto_onlined
+#define mp_segment_get_auto_zone                 cmmmp_segment_get_auto_zone
+#define mp_segment_get_by_id                     cmmmp_segment_get_by_id
+#define mp_segment_get_ctx                       cmmmp_segment_get_ctx
+#define mp_segment_get_device                    cmmmp_segment_get_device
+#define mp_segment_get_device_id                 cmmmp_segment_get_device_id
+#define mp_segment_get_devnode                   cmmmp_segment_get_devnode
+#define mp_segment_get_first                     cmmmp_segment_get_first
+#define mp_segment_get_id                        cmmmp_segment_get_id
+#define mp_segment_get_memblock_count            cmmmp_segment_get_memblock_count
+#define mp_segment_get_memblock_first            cmmmp_segment_get_memblock_first
+#define mp_segment_get_memblock_movable          cmmmp_segment_get_memblock_movable
+#define mp_segment_get_memblock_online           cmmmp_segment_get_memblock_online
+#define mp_segment_get_mode                      cmmmp_segment_get_mode
+#define mp_segment_get_next                      cmmmp_segment_get_next
+#define mp_segment_get_nha                       cmmmp_segment_get_nha
+#define mp_segment_get_numa_node                 cmmmp_segment_get_numa_node
+#define mp_segment_get_owner                     cmmmp_segment_get_owner
+#define mp_segment_get_phys                      cmmmp_segment_get_phys
+#define mp_segment_get_reonlined                 cmmmp_segment_get_reonlined
+#define mp_segment_get_sharers                   cmmmp_segment_get_sharers
+#define mp_segment_get_size                      cmmmp_segment_get_size
+#define mp_segment_get_state                     cmmmp_segment_get_state
+#define mp_segment_is_online                     cmmmp_segment_is_online
+#define mp_segment_is_shared                     cmmmp_segment_is_shared
+#define mp_segment_offline                       cmmmp_segment_offline
+#define mp_segment_online                        cmmmp_segment_online
+#define mp_segment_online_as                     cmmmp_segment_online_as
+#define mp_segment_refresh                       cmmmp_segment_refresh
+#define mp_stats_refresh                         cmmmp_stats_refresh
+#define mp_strerror                              cmmmp_strerror
+#define mp_unref                                 cmmmp_unref
+#define mp_zone_name                             cmmmp_zone_name
+#define mp_device_foreach                        cmmmp_device_foreach
+#define mp_segment_foreach                       cmmmp_segment_foreach
+#define mp_device_segment_foreach                cmmmp_device_segment_foreach
+#endif /* LIBMP_NO_OLD_NAMES */
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,14 @@
 # libmp: build/libmp/libmp.so.1 (+ libmp.so link) and build/libmp/libmp.pc.
 # Included by the top-level Makefile; paths are relative to the top.
 
-LIBMP_VERSION	:= 1.5.0
+LIBMP_VERSION	:= 1.6.0
 LIBMP_SRCS	:= $(addprefix libmp/,ctx.c nl.c device.c segment.c \
 		   memblock.c monitor.c peer.c key.c)
 LIBMP_OBJS	:= $(patsubst libmp/%.c,$(B)/libmp/%.o,$(LIBMP_SRCS)) \
 		   $(B)/libmp/cmm_mp_attrs.o
+# The mp_ names of LIBMP_1 .. LIBMP_1.5: the linker defines each as its
+# cmmmp_ function, from the version script's own list.
+LIBMP_OLD_NAMES	:= $(shell sed -n 's/^\tmp_\([a-z0-9_]*\);$$/-Wl,--defsym=mp_\1=cmmmp_\1/p' libmp/libmp.sym)
 LIBMP_SO	:= $(B)/libmp/libmp.so.1
 
 NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
@@ -32,11 +35,11 @@ $(LIBMP_OBJS):
 -include $(LIBMP_OBJS:.o=.d)
 
 # -z defs: every symbol must resolve at link time (no hidden dependency on
-# the program); the version script exports LIBMP_1 and hides the rest.
+# the program); the version script exports its nodes and hides the rest.
 $(LIBMP_SO): $(LIBMP_OBJS) libmp/libmp.sym
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libmp.so.1 \
 		-Wl,--version-script=libmp/libmp.sym -Wl,-z,defs \
-		-o $@ $(LIBMP_OBJS) $(NL_LIBS)
+		$(LIBMP_OLD_NAMES) -o $@ $(LIBMP_OBJS) $(NL_LIBS)
 
 $(B)/libmp/libmp.so: $(LIBMP_SO)
 	ln -sfn libmp.so.1 $@

@@ -39,7 +39,7 @@ struct mp_monitor {
 	unsigned char *buf;
 };
 
-MP_EXPORT int mp_monitor_new(struct mp_ctx *ctx, struct mp_monitor **monp)
+MP_EXPORT int cmmmp_monitor_new(struct mp_ctx *ctx, struct mp_monitor **monp)
 {
 	struct mp_monitor *mon;
 	int rc;
@@ -90,7 +90,7 @@ MP_EXPORT int mp_monitor_new(struct mp_ctx *ctx, struct mp_monitor **monp)
 				  "making the event socket non-blocking");
 		goto err;
 	}
-	mon->ctx = mp_ref(ctx);
+	mon->ctx = cmmmp_ref(ctx);
 	*monp = mon;
 	return 0;
 
@@ -102,18 +102,18 @@ err:
 	return rc;
 }
 
-MP_EXPORT void mp_monitor_free(struct mp_monitor *mon)
+MP_EXPORT void cmmmp_monitor_free(struct mp_monitor *mon)
 {
 	if (!mon)
 		return;
 	nl_socket_free(mon->sk);
 	free(mon->q);
 	free(mon->buf);
-	mp_unref(mon->ctx);
+	cmmmp_unref(mon->ctx);
 	free(mon);
 }
 
-MP_EXPORT int mp_monitor_get_fd(struct mp_monitor *mon)
+MP_EXPORT int cmmmp_monitor_get_fd(struct mp_monitor *mon)
 {
 	return mon ? nl_socket_get_fd(mon->sk) : -EINVAL;
 }
@@ -209,7 +209,7 @@ static int mp_monitor_recv(struct mp_monitor *mon)
 	return mp_monitor_parse(mon, n);
 }
 
-MP_EXPORT int mp_monitor_read(struct mp_monitor *mon, struct mp_segment **seg)
+MP_EXPORT int cmmmp_monitor_read(struct mp_monitor *mon, struct mp_segment **seg)
 {
 	struct mp_seg_info info;
 	struct mp_segment *s;
@@ -235,7 +235,7 @@ MP_EXPORT int mp_monitor_read(struct mp_monitor *mon, struct mp_segment **seg)
 	return 0;
 }
 
-MP_EXPORT int mp_monitor_wait(struct mp_monitor *mon, int timeout_ms)
+MP_EXPORT int cmmmp_monitor_wait(struct mp_monitor *mon, int timeout_ms)
 {
 	struct pollfd pfd;
 	int rc;

@@ -78,7 +78,7 @@ static int mp_peer_add(struct mp_ctx *ctx, struct nlattr **tb, void *arg)
 	return 0;
 }
 
-MP_EXPORT int mp_stats_refresh(struct mp_ctx *ctx)
+MP_EXPORT int cmmmp_stats_refresh(struct mp_ctx *ctx)
 {
 	int rc;
 
@@ -97,16 +97,16 @@ MP_EXPORT int mp_stats_refresh(struct mp_ctx *ctx)
 	return 0;
 }
 
-MP_EXPORT struct mp_peer *mp_peer_get_first(struct mp_ctx *ctx)
+MP_EXPORT struct mp_peer *cmmmp_peer_get_first(struct mp_ctx *ctx)
 {
 	if (!ctx)
 		return NULL;
-	if (!ctx->peers_loaded && mp_stats_refresh(ctx))
+	if (!ctx->peers_loaded && cmmmp_stats_refresh(ctx))
 		return NULL;
 	return ctx->peers.nr ? ctx->peers.v[0] : NULL;
 }
 
-MP_EXPORT struct mp_peer *mp_peer_get_next(struct mp_peer *peer)
+MP_EXPORT struct mp_peer *cmmmp_peer_get_next(struct mp_peer *peer)
 {
 	struct mp_ctx *ctx;
 	ssize_t pos;
@@ -120,40 +120,40 @@ MP_EXPORT struct mp_peer *mp_peer_get_next(struct mp_peer *peer)
 	return ctx->peers.v[pos + 1];
 }
 
-MP_EXPORT struct mp_ctx *mp_peer_get_ctx(struct mp_peer *peer)
+MP_EXPORT struct mp_ctx *cmmmp_peer_get_ctx(struct mp_peer *peer)
 {
 	return peer ? peer->ctx : NULL;
 }
 
-MP_EXPORT uint32_t mp_peer_get_id(struct mp_peer *peer)
+MP_EXPORT uint32_t cmmmp_peer_get_id(struct mp_peer *peer)
 {
 	return peer ? peer->id : 0;
 }
 
-MP_EXPORT const uint8_t *mp_peer_get_mac(struct mp_peer *peer)
+MP_EXPORT const uint8_t *cmmmp_peer_get_mac(struct mp_peer *peer)
 {
 	return peer ? peer->mac : NULL;
 }
 
-MP_EXPORT bool mp_peer_is_reachable(struct mp_peer *peer)
+MP_EXPORT bool cmmmp_peer_is_reachable(struct mp_peer *peer)
 {
 	return peer && peer->reachable;
 }
 
-MP_EXPORT uint32_t mp_peer_get_inflight(struct mp_peer *peer)
+MP_EXPORT uint32_t cmmmp_peer_get_inflight(struct mp_peer *peer)
 {
 	return peer ? peer->inflight : 0;
 }
 
-MP_EXPORT uint64_t mp_peer_get_counter(struct mp_peer *peer,
-				       enum mp_peer_counter c)
+MP_EXPORT uint64_t cmmmp_peer_get_counter(struct mp_peer *peer,
+					  enum mp_peer_counter c)
 {
 	if (!peer || (unsigned int)c >= MP_PEER_NR_COUNTERS)
 		return 0;
 	return peer->ctr[c];
 }
 
-MP_EXPORT const char *mp_peer_counter_name(enum mp_peer_counter c)
+MP_EXPORT const char *cmmmp_peer_counter_name(enum mp_peer_counter c)
 {
 	if ((unsigned int)c >= MP_PEER_NR_COUNTERS)
 		return NULL;

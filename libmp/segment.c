@@ -177,34 +177,34 @@ static struct mp_segment *mp_segment_after(struct mp_segment *seg,
 	return mp_segment_from(seg->ctx, pos + 1, dev_id);
 }
 
-MP_EXPORT struct mp_segment *mp_segment_get_first(struct mp_ctx *ctx)
+MP_EXPORT struct mp_segment *cmmmp_segment_get_first(struct mp_ctx *ctx)
 {
 	if (!ctx || mp_load(ctx))
 		return NULL;
 	return mp_segment_from(ctx, 0, CMM_MP_NONE);
 }
 
-MP_EXPORT struct mp_segment *mp_segment_get_next(struct mp_segment *seg)
+MP_EXPORT struct mp_segment *cmmmp_segment_get_next(struct mp_segment *seg)
 {
 	return seg ? mp_segment_after(seg, CMM_MP_NONE) : NULL;
 }
 
-MP_EXPORT struct mp_segment *mp_device_segment_get_first(struct mp_device *dev)
+MP_EXPORT struct mp_segment *cmmmp_device_segment_get_first(struct mp_device *dev)
 {
 	if (!dev || mp_load(dev->ctx))
 		return NULL;
 	return mp_segment_from(dev->ctx, 0, dev->id);
 }
 
-MP_EXPORT struct mp_segment *mp_device_segment_get_next(struct mp_segment *seg)
+MP_EXPORT struct mp_segment *cmmmp_device_segment_get_next(struct mp_segment *seg)
 {
 	if (!seg || seg->info.dev_id == CMM_MP_NONE)
 		return NULL;
 	return mp_segment_after(seg, seg->info.dev_id);
 }
 
-MP_EXPORT struct mp_segment *mp_segment_get_by_id(struct mp_ctx *ctx,
-						  uint32_t id)
+MP_EXPORT struct mp_segment *cmmmp_segment_get_by_id(struct mp_ctx *ctx,
+						     uint32_t id)
 {
 	struct mp_segment *seg;
 	ssize_t pos;
@@ -223,84 +223,84 @@ enoent:
 	return NULL;
 }
 
-MP_EXPORT struct mp_ctx *mp_segment_get_ctx(struct mp_segment *seg)
+MP_EXPORT struct mp_ctx *cmmmp_segment_get_ctx(struct mp_segment *seg)
 {
 	return seg->ctx;
 }
 
-MP_EXPORT uint32_t mp_segment_get_id(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_id(struct mp_segment *seg)
 {
 	return seg->info.id;
 }
 
-MP_EXPORT struct mp_device *mp_segment_get_device(struct mp_segment *seg)
+MP_EXPORT struct mp_device *cmmmp_segment_get_device(struct mp_segment *seg)
 {
 	if (seg->info.dev_id == CMM_MP_NONE)
 		return NULL;
-	return mp_device_get_by_id(seg->ctx, seg->info.dev_id);
+	return cmmmp_device_get_by_id(seg->ctx, seg->info.dev_id);
 }
 
-MP_EXPORT uint32_t mp_segment_get_device_id(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_device_id(struct mp_segment *seg)
 {
 	return seg->info.dev_id;
 }
 
-MP_EXPORT uint64_t mp_segment_get_nha(struct mp_segment *seg)
+MP_EXPORT uint64_t cmmmp_segment_get_nha(struct mp_segment *seg)
 {
 	return seg->info.nha;
 }
 
-MP_EXPORT uint64_t mp_segment_get_phys(struct mp_segment *seg)
+MP_EXPORT uint64_t cmmmp_segment_get_phys(struct mp_segment *seg)
 {
 	return seg->info.phys;
 }
 
-MP_EXPORT uint64_t mp_segment_get_size(struct mp_segment *seg)
+MP_EXPORT uint64_t cmmmp_segment_get_size(struct mp_segment *seg)
 {
 	return seg->info.size;
 }
 
-MP_EXPORT enum mp_seg_state mp_segment_get_state(struct mp_segment *seg)
+MP_EXPORT enum mp_seg_state cmmmp_segment_get_state(struct mp_segment *seg)
 {
 	return (enum mp_seg_state)seg->info.state;
 }
 
-MP_EXPORT enum mp_seg_mode mp_segment_get_mode(struct mp_segment *seg)
+MP_EXPORT enum mp_seg_mode cmmmp_segment_get_mode(struct mp_segment *seg)
 {
 	return (enum mp_seg_mode)seg->info.mode;
 }
 
-MP_EXPORT uint32_t mp_segment_get_owner(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_owner(struct mp_segment *seg)
 {
 	return seg->info.owner;
 }
 
-MP_EXPORT int mp_segment_get_numa_node(struct mp_segment *seg)
+MP_EXPORT int cmmmp_segment_get_numa_node(struct mp_segment *seg)
 {
 	return seg->info.node == CMM_MP_NONE ? -1 : (int)seg->info.node;
 }
 
-MP_EXPORT uint32_t mp_segment_get_memblock_first(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_memblock_first(struct mp_segment *seg)
 {
 	return seg->info.memblk_first;
 }
 
-MP_EXPORT uint32_t mp_segment_get_memblock_count(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_memblock_count(struct mp_segment *seg)
 {
 	return seg->info.memblk_count;
 }
 
-MP_EXPORT uint32_t mp_segment_get_memblock_online(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_memblock_online(struct mp_segment *seg)
 {
 	return seg->info.memblk_online;
 }
 
-MP_EXPORT uint32_t mp_segment_get_memblock_movable(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_memblock_movable(struct mp_segment *seg)
 {
 	return seg->info.memblk_movable;
 }
 
-MP_EXPORT bool mp_segment_is_online(struct mp_segment *seg)
+MP_EXPORT bool cmmmp_segment_is_online(struct mp_segment *seg)
 {
 	return seg->info.state == CMM_MP_SEG_ONLINE_RAM;
 }
@@ -319,14 +319,14 @@ _Static_assert(MP_SAME(MP_SEG_MODE_RAM, CMM_MP_SEG_MODE_RAM) &&
 	       MP_SAME(MP_SEG_MODE_BLK, CMM_MP_SEG_MODE_BLK),
 	       "enum mp_seg_mode is not the kernel's");
 
-MP_EXPORT const char *mp_seg_state_name(enum mp_seg_state state)
+MP_EXPORT const char *cmmmp_seg_state_name(enum mp_seg_state state)
 {
 	if ((unsigned int)state >= ARRAY_SIZE(cmm_mp_seg_state_names))
 		return "unknown";
 	return cmm_mp_seg_state_names[state];
 }
 
-MP_EXPORT const char *mp_seg_mode_name(enum mp_seg_mode mode)
+MP_EXPORT const char *cmmmp_seg_mode_name(enum mp_seg_mode mode)
 {
 	if ((unsigned int)mode >= ARRAY_SIZE(cmm_mp_seg_mode_names))
 		return "unknown";
@@ -355,7 +355,7 @@ static int mp_segment_cmd(struct mp_segment *seg, uint8_t cmd,
 	return 0;
 }
 
-MP_EXPORT int mp_segment_refresh(struct mp_segment *seg)
+MP_EXPORT int cmmmp_segment_refresh(struct mp_segment *seg)
 {
 	if (!seg)
 		return -EINVAL;
@@ -389,17 +389,17 @@ static int mp_segment_rollback(struct mp_segment *seg, int err)
 	return mp_set_error(ctx, err, "%s; segment put back offline", why);
 }
 
-MP_EXPORT bool mp_segment_is_shared(struct mp_segment *seg)
+MP_EXPORT bool cmmmp_segment_is_shared(struct mp_segment *seg)
 {
 	return seg->info.shared != 0;
 }
 
-MP_EXPORT uint32_t mp_segment_get_sharers(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_sharers(struct mp_segment *seg)
 {
 	return seg->info.sharers;
 }
 
-MP_EXPORT const char *mp_segment_get_devnode(struct mp_segment *seg)
+MP_EXPORT const char *cmmmp_segment_get_devnode(struct mp_segment *seg)
 {
 	return seg->info.devnode[0] ? seg->info.devnode : NULL;
 }
@@ -477,7 +477,7 @@ static int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
 	return 0;
 }
 
-MP_EXPORT int mp_segment_online(struct mp_segment *seg, unsigned long flags)
+MP_EXPORT int cmmmp_segment_online(struct mp_segment *seg, unsigned long flags)
 {
 	if (!seg)
 		return -EINVAL;
@@ -488,8 +488,8 @@ MP_EXPORT int mp_segment_online(struct mp_segment *seg, unsigned long flags)
 	return mp_segment_do_online(seg, NULL, flags);
 }
 
-MP_EXPORT int mp_segment_online_as(struct mp_segment *seg,
-				   enum mp_seg_mode mode, unsigned long flags)
+MP_EXPORT int cmmmp_segment_online_as(struct mp_segment *seg,
+				      enum mp_seg_mode mode, unsigned long flags)
 {
 	uint32_t m = (uint32_t)mode;
 
@@ -589,7 +589,7 @@ static int mp_segment_offline_blocks(struct mp_segment *seg, int err)
 	return err;
 }
 
-MP_EXPORT int mp_segment_offline(struct mp_segment *seg)
+MP_EXPORT int cmmmp_segment_offline(struct mp_segment *seg)
 {
 	int rc;
 
@@ -603,22 +603,22 @@ MP_EXPORT int mp_segment_offline(struct mp_segment *seg)
 	return rc;
 }
 
-MP_EXPORT uint32_t mp_segment_get_auto_onlined(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_auto_onlined(struct mp_segment *seg)
 {
 	return seg ? seg->auto_onlined : 0;
 }
 
-MP_EXPORT enum mp_zone mp_segment_get_auto_zone(struct mp_segment *seg)
+MP_EXPORT enum mp_zone cmmmp_segment_get_auto_zone(struct mp_segment *seg)
 {
 	return seg ? (enum mp_zone)seg->auto_zone : MP_ZONE_UNKNOWN;
 }
 
-MP_EXPORT uint32_t mp_segment_get_reonlined(struct mp_segment *seg)
+MP_EXPORT uint32_t cmmmp_segment_get_reonlined(struct mp_segment *seg)
 {
 	return seg ? seg->reonlined : 0;
 }
 
-MP_EXPORT const char *mp_zone_name(enum mp_zone zone)
+MP_EXPORT const char *cmmmp_zone_name(enum mp_zone zone)
 {
 	switch (zone) {
 	case MP_ZONE_MOVABLE:	return "movable";
@@ -628,8 +628,8 @@ MP_EXPORT const char *mp_zone_name(enum mp_zone zone)
 	}
 }
 
-MP_EXPORT int mp_get_auto_online_policy(struct mp_ctx *ctx, char *buf,
-					size_t len)
+MP_EXPORT int cmmmp_get_auto_online_policy(struct mp_ctx *ctx, char *buf,
+					   size_t len)
 {
 	int rc;
 

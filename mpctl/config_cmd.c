@@ -172,8 +172,8 @@ static struct mp_device *config_device(struct mp_ctx *ctx,
 {
 	struct mp_device *dev;
 
-	mp_device_foreach(ctx, dev)
-		if (mp_device_get_phys(dev) == c->mem_base)
+	cmmmp_device_foreach(ctx, dev)
+		if (cmmmp_device_get_phys(dev) == c->mem_base)
 			return dev;
 	return NULL;
 }
@@ -232,30 +232,30 @@ static int pool_drift(struct cfg_args *a, struct mp_ctx *ctx,
 	if (!c->has_mem)
 		return rc;
 	dev = config_device(ctx, c);
-	if (!dev || mp_device_get_size(dev) != c->mem_size) {
+	if (!dev || cmmmp_device_get_size(dev) != c->mem_size) {
 		have[0] = '\0';
 		if (dev)
-			fmt_range(have, sizeof(have), mp_device_get_size(dev),
-				  mp_device_get_phys(dev));
+			fmt_range(have, sizeof(have), cmmmp_device_get_size(dev),
+				  cmmmp_device_get_phys(dev));
 		return rc | add_drift(arr, "pool", -1, "mem",
 				      json_object_new_string(c->mem),
 				      have[0] ? json_object_new_string(have) :
 						NULL);
 	}
-	if (c->seg_size && mp_device_get_seg_size(dev) != c->seg_size)
+	if (c->seg_size && cmmmp_device_get_seg_size(dev) != c->seg_size)
 		rc |= add_drift(arr, "pool", -1, "seg_size",
 				mpctl_json_size(c->seg_size, f),
-				mpctl_json_size(mp_device_get_seg_size(dev), f));
-	if (c->has_chip_id && mp_device_get_chip_id(dev) != c->chip_id)
+				mpctl_json_size(cmmmp_device_get_seg_size(dev), f));
+	if (c->has_chip_id && cmmmp_device_get_chip_id(dev) != c->chip_id)
 		rc |= add_drift(arr, "pool", -1, "chip_id",
 				mpctl_json_addr(c->chip_id, f),
-				mpctl_json_addr(mp_device_get_chip_id(dev), f));
+				mpctl_json_addr(cmmmp_device_get_chip_id(dev), f));
 	return rc;
 }
 
 static const char *want_state(const struct mpctl_config_seg *s)
 {
-	return mp_seg_state_name(s->online ? MP_SEG_ONLINE_RAM :
+	return cmmmp_seg_state_name(s->online ? MP_SEG_ONLINE_RAM :
 					     MP_SEG_OFFLINE);
 }
 
@@ -268,7 +268,7 @@ static int seg_drift(struct cfg_args *a, struct mp_ctx *ctx,
 
 	for (i = 0; i < a->cfg.nr_segs; i++) {
 		const struct mpctl_config_seg *s = &a->cfg.segs[i];
-		struct mp_segment *seg = mp_segment_get_by_id(ctx, s->id);
+		struct mp_segment *seg = cmmmp_segment_get_by_id(ctx, s->id);
 		enum mp_seg_state st;
 		const char *zone;
 
@@ -278,11 +278,11 @@ static int seg_drift(struct cfg_args *a, struct mp_ctx *ctx,
 					NULL);
 			continue;
 		}
-		st = mp_segment_get_state(seg);
+		st = cmmmp_segment_get_state(seg);
 		if (st != (s->online ? MP_SEG_ONLINE_RAM : MP_SEG_OFFLINE)) {
 			rc |= add_drift(arr, "segment", s->id, "state",
 					json_object_new_string(want_state(s)),
-					json_object_new_string(mp_seg_state_name(st)));
+					json_object_new_string(cmmmp_seg_state_name(st)));
 			continue;
 		}
 		zone = seg_zone(seg);
@@ -426,7 +426,7 @@ static int apply_seg(struct cfg_args *a, struct mp_ctx *ctx,
 		     const struct mpctl_config_seg *s, struct mp_segment *seg,
 		     struct json_object *arr)
 {
-	enum mp_seg_state st = mp_segment_get_state(seg);
+	enum mp_seg_state st = cmmmp_segment_get_state(seg);
 	const char *zone = seg_zone(seg);
 	struct json_object *o;
 	char what[48];
@@ -446,12 +446,12 @@ static int apply_seg(struct cfg_args *a, struct mp_ctx *ctx,
 	if (!s->online && st == MP_SEG_OFFLINE)
 		return 0;
 	if (s->online)
-		err = mp_segment_online(seg, s->zone == MPCTL_ZONE_NORMAL ?
+		err = cmmmp_segment_online(seg, s->zone == MPCTL_ZONE_NORMAL ?
 					MP_ONLINE_NO_MOVABLE : 0);
 	else
-		err = mp_segment_offline(seg);
+		err = cmmmp_segment_offline(seg);
 	if (err) {
-		if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
+		if (cmmmp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
 			return mpctl_fail_ctx(a->cmd, what, ctx, err, NULL);
 		return mpctl_fail_ctx(a->cmd, what, ctx, err,
 				      s->online ? "online failed" :
@@ -490,7 +490,7 @@ static int apply(struct cfg_args *a, struct mp_ctx *ctx)
 		return rc;
 	/* Every configured segment must exist before anything changes. */
 	for (i = 0; i < a->cfg.nr_segs; i++) {
-		if (mp_segment_get_by_id(ctx, a->cfg.segs[i].id))
+		if (cmmmp_segment_get_by_id(ctx, a->cfg.segs[i].id))
 			continue;
 		snprintf(what, sizeof(what), "segment %u", a->cfg.segs[i].id);
 		return mpctl_fail(a->cmd, what,
@@ -504,7 +504,7 @@ static int apply(struct cfg_args *a, struct mp_ctx *ctx)
 	for (i = 0; i < a->cfg.nr_segs; i++) {
 		const struct mpctl_config_seg *s = &a->cfg.segs[i];
 
-		if (apply_seg(a, ctx, s, mp_segment_get_by_id(ctx, s->id), arr))
+		if (apply_seg(a, ctx, s, cmmmp_segment_get_by_id(ctx, s->id), arr))
 			ret = MPCTL_EXIT_FAIL;
 	}
 	if (mpctl_print_json(arr, true))

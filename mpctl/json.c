@@ -63,8 +63,8 @@ static struct json_object *j_u32(uint32_t v)
 /* Which zone the online blocks went to, from the kernel's counters. */
 const char *mpctl_seg_zone(struct mp_segment *seg)
 {
-	uint32_t online = mp_segment_get_memblock_online(seg);
-	uint32_t movable = mp_segment_get_memblock_movable(seg);
+	uint32_t online = cmmmp_segment_get_memblock_online(seg);
+	uint32_t movable = cmmmp_segment_get_memblock_movable(seg);
 
 	if (!online)
 		return NULL;
@@ -110,8 +110,8 @@ static void seg_holders(struct json_object *o, struct mp_segment *seg,
 		add(o, "owner_lost", json_object_new_boolean(true), ok);
 	else if (owner != MP_NONE)
 		add(o, "owner", json_object_new_int64(owner), ok);
-	if (mp_segment_get_sharers(seg))
-		add(o, "sharers", mpctl_json_idset(mp_segment_get_sharers(seg)),
+	if (cmmmp_segment_get_sharers(seg))
+		add(o, "sharers", mpctl_json_idset(cmmmp_segment_get_sharers(seg)),
 		    ok);
 }
 
@@ -120,61 +120,61 @@ static struct json_object *seg_json_v1(struct mp_segment *seg,
 				       unsigned int flags)
 {
 	struct json_object *o = json_object_new_object();
-	struct mp_device *dev = mp_segment_get_device(seg);
-	uint32_t owner = mp_segment_get_owner(seg);
-	int node = mp_segment_get_numa_node(seg);
+	struct mp_device *dev = cmmmp_segment_get_device(seg);
+	uint32_t owner = cmmmp_segment_get_owner(seg);
+	int node = cmmmp_segment_get_numa_node(seg);
 	const char *zone = mpctl_seg_zone(seg);
 	char name[32];
 	bool ok = true;
 
 	if (!o)
 		return NULL;
-	add(o, "segment", json_object_new_int64(mp_segment_get_id(seg)), &ok);
+	add(o, "segment", json_object_new_int64(cmmmp_segment_get_id(seg)), &ok);
 	if (dev) {
-		add(o, "device", json_object_new_string(mp_device_get_name(dev)),
+		add(o, "device", json_object_new_string(cmmmp_device_get_name(dev)),
 		    &ok);
 	} else {
 		/* Not listed (yet): name it by id rather than drop it. */
 		snprintf(name, sizeof(name), "mp%u",
-			 mp_segment_get_device_id(seg));
+			 cmmmp_segment_get_device_id(seg));
 		add(o, "device", json_object_new_string(name), &ok);
 	}
-	add(o, "state", j_str(mp_seg_state_name(mp_segment_get_state(seg))),
+	add(o, "state", j_str(cmmmp_seg_state_name(cmmmp_segment_get_state(seg))),
 	    &ok);
-	add(o, "size", mpctl_json_size(mp_segment_get_size(seg), flags), &ok);
+	add(o, "size", mpctl_json_size(cmmmp_segment_get_size(seg), flags), &ok);
 	/* a segment of another device of the pool has no address here */
 	/* and none for a caller without CAP_SYS_ADMIN: the kernel hides it */
-	if ((!dev || mp_device_is_local(dev)) && mp_segment_get_phys(seg))
-		add(o, "phys", mpctl_json_addr(mp_segment_get_phys(seg), flags), &ok);
+	if ((!dev || cmmmp_device_is_local(dev)) && cmmmp_segment_get_phys(seg))
+		add(o, "phys", mpctl_json_addr(cmmmp_segment_get_phys(seg), flags), &ok);
 	if (node >= 0)
 		add(o, "numa_node", json_object_new_int(node), &ok);
 	seg_holders(o, seg, owner, &ok);
-	if (mp_segment_get_devnode(seg)) {
+	if (cmmmp_segment_get_devnode(seg)) {
 		/* mapped on this host: how, and where */
 		if (!(flags & MPCTL_VERBOSE))
 			add(o, "mode",
-			    j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
+			    j_str(cmmmp_seg_mode_name(cmmmp_segment_get_mode(seg))),
 			    &ok);
-		add(o, "devnode", j_str(mp_segment_get_devnode(seg)), &ok);
-		if (mp_segment_is_shared(seg))
+		add(o, "devnode", j_str(cmmmp_segment_get_devnode(seg)), &ok);
+		if (cmmmp_segment_is_shared(seg))
 			add(o, "shared", json_object_new_boolean(true), &ok);
 	}
 	if (zone)
 		add(o, "zone", json_object_new_string(zone), &ok);
 	if (flags & MPCTL_VERBOSE) {
 		add(o, "device_id",
-		    json_object_new_int64(mp_segment_get_device_id(seg)), &ok);
-		add(o, "nha", mpctl_json_addr(mp_segment_get_nha(seg), flags), &ok);
-		add(o, "mode", j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
+		    json_object_new_int64(cmmmp_segment_get_device_id(seg)), &ok);
+		add(o, "nha", mpctl_json_addr(cmmmp_segment_get_nha(seg), flags), &ok);
+		add(o, "mode", j_str(cmmmp_seg_mode_name(cmmmp_segment_get_mode(seg))),
 		    &ok);
 		add(o, "memblock_first",
-		    j_u32(mp_segment_get_memblock_first(seg)), &ok);
+		    j_u32(cmmmp_segment_get_memblock_first(seg)), &ok);
 		add(o, "memblock_count",
-		    j_u32(mp_segment_get_memblock_count(seg)), &ok);
+		    j_u32(cmmmp_segment_get_memblock_count(seg)), &ok);
 		add(o, "memblocks_online",
-		    j_u32(mp_segment_get_memblock_online(seg)), &ok);
+		    j_u32(cmmmp_segment_get_memblock_online(seg)), &ok);
 		add(o, "memblocks_movable",
-		    j_u32(mp_segment_get_memblock_movable(seg)), &ok);
+		    j_u32(cmmmp_segment_get_memblock_movable(seg)), &ok);
 	}
 	return obj_done(o, ok);
 }
@@ -183,25 +183,25 @@ static struct json_object *seg_json_v1(struct mp_segment *seg,
 static void dev_head(struct json_object *o, struct mp_device *dev,
 		     unsigned int flags, bool *ok)
 {
-	const uint8_t *mac = mp_device_get_mac(dev);
-	bool local = mp_device_is_local(dev);
+	const uint8_t *mac = cmmmp_device_get_mac(dev);
+	bool local = cmmmp_device_is_local(dev);
 	char macs[18];
 
-	add(o, "device", json_object_new_string(mp_device_get_name(dev)), ok);
-	add(o, "id", json_object_new_int64(mp_device_get_id(dev)), ok);
-	add(o, "chip_id", mpctl_json_addr(mp_device_get_chip_id(dev), flags), ok);
+	add(o, "device", json_object_new_string(cmmmp_device_get_name(dev)), ok);
+	add(o, "id", json_object_new_int64(cmmmp_device_get_id(dev)), ok);
+	add(o, "chip_id", mpctl_json_addr(cmmmp_device_get_chip_id(dev), flags), ok);
 	if (mac) {
 		snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x",
 			 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 		add(o, "mac", json_object_new_string(macs), ok);
 	}
-	add(o, "state", j_str(mp_dev_state_name(mp_device_get_state(dev))), ok);
-	add(o, "size", mpctl_json_size(mp_device_get_size(dev), flags), ok);
-	if (local && mp_device_get_phys(dev))
-		add(o, "phys", mpctl_json_addr(mp_device_get_phys(dev), flags), ok);
-	add(o, "segment_size", mpctl_json_size(mp_device_get_seg_size(dev), flags),
+	add(o, "state", j_str(cmmmp_dev_state_name(cmmmp_device_get_state(dev))), ok);
+	add(o, "size", mpctl_json_size(cmmmp_device_get_size(dev), flags), ok);
+	if (local && cmmmp_device_get_phys(dev))
+		add(o, "phys", mpctl_json_addr(cmmmp_device_get_phys(dev), flags), ok);
+	add(o, "segment_size", mpctl_json_size(cmmmp_device_get_seg_size(dev), flags),
 	    ok);
-	add(o, "nr_segments", json_object_new_int64(mp_device_get_nr_segs(dev)),
+	add(o, "nr_segments", json_object_new_int64(cmmmp_device_get_nr_segs(dev)),
 	    ok);
 }
 
@@ -209,24 +209,24 @@ static void dev_head(struct json_object *o, struct mp_device *dev,
 static void dev_verbose(struct json_object *o, struct mp_device *dev,
 			unsigned int flags, bool *ok)
 {
-	bool local = mp_device_is_local(dev);
+	bool local = cmmmp_device_is_local(dev);
 	struct mp_segment *seg;
 	uint32_t online = 0;
 
 	add(o, "first_segment",
-	    json_object_new_int64(mp_device_get_first_segment(dev)), ok);
-	add(o, "nha", mpctl_json_addr(mp_device_get_nha(dev), flags), ok);
+	    json_object_new_int64(cmmmp_device_get_first_segment(dev)), ok);
+	add(o, "nha", mpctl_json_addr(cmmmp_device_get_nha(dev), flags), ok);
 	add(o, "local", json_object_new_boolean(local), ok);
 	add(o, "pool_state",
-	    j_str(mp_pool_state_name(mp_device_get_pool_state(dev))), ok);
-	add(o, "generation", json_object_new_int64(mp_device_get_generation(dev)),
+	    j_str(cmmmp_pool_state_name(cmmmp_device_get_pool_state(dev))), ok);
+	add(o, "generation", json_object_new_int64(cmmmp_device_get_generation(dev)),
 	    ok);
 	if (local) {
-		mp_device_segment_foreach(dev, seg)
-			online += mp_segment_is_online(seg);
+		cmmmp_device_segment_foreach(dev, seg)
+			online += cmmmp_segment_is_online(seg);
 		add(o, "segments_online", json_object_new_int64(online), ok);
 		add(o, "block_size",
-		    mpctl_json_size(mp_device_get_block_size(dev), flags), ok);
+		    mpctl_json_size(cmmmp_device_get_block_size(dev), flags), ok);
 	}
 }
 
@@ -234,7 +234,7 @@ static struct json_object *dev_json_v1(struct mp_device *dev,
 				       unsigned int flags)
 {
 	struct json_object *o = json_object_new_object();
-	int node = mp_device_get_numa_node(dev);
+	int node = cmmmp_device_get_numa_node(dev);
 	bool ok = true;
 
 	if (!o)
@@ -250,12 +250,12 @@ static struct json_object *dev_json_v1(struct mp_device *dev,
 /* The device name of a segment, by id when its device is not listed. */
 static struct json_object *seg_dev_name(struct mp_segment *seg)
 {
-	struct mp_device *dev = mp_segment_get_device(seg);
+	struct mp_device *dev = cmmmp_segment_get_device(seg);
 	char name[32];
 
 	if (dev)
-		return json_object_new_string(mp_device_get_name(dev));
-	snprintf(name, sizeof(name), "mp%u", mp_segment_get_device_id(seg));
+		return json_object_new_string(cmmmp_device_get_name(dev));
+	snprintf(name, sizeof(name), "mp%u", cmmmp_segment_get_device_id(seg));
 	return json_object_new_string(name);
 }
 
@@ -269,36 +269,36 @@ static struct json_object *seg_json_v2(struct mp_segment *seg,
 				       unsigned int flags)
 {
 	struct json_object *o = json_object_new_object();
-	struct mp_device *dev = mp_segment_get_device(seg);
-	uint32_t owner = mp_segment_get_owner(seg);
-	int node = mp_segment_get_numa_node(seg);
-	uint32_t online = mp_segment_get_memblock_online(seg);
-	uint32_t movable = mp_segment_get_memblock_movable(seg);
-	bool ram = mp_segment_get_state(seg) == MP_SEG_ONLINE_RAM &&
-		   !mp_segment_get_devnode(seg);
-	bool local = !dev || mp_device_is_local(dev);
+	struct mp_device *dev = cmmmp_segment_get_device(seg);
+	uint32_t owner = cmmmp_segment_get_owner(seg);
+	int node = cmmmp_segment_get_numa_node(seg);
+	uint32_t online = cmmmp_segment_get_memblock_online(seg);
+	uint32_t movable = cmmmp_segment_get_memblock_movable(seg);
+	bool ram = cmmmp_segment_get_state(seg) == MP_SEG_ONLINE_RAM &&
+		   !cmmmp_segment_get_devnode(seg);
+	bool local = !dev || cmmmp_device_is_local(dev);
 	const char *zone = mpctl_seg_zone(seg);
 	bool ok = true;
 
 	if (!o)
 		return NULL;
-	add(o, "segment", json_object_new_int64(mp_segment_get_id(seg)), &ok);
+	add(o, "segment", json_object_new_int64(cmmmp_segment_get_id(seg)), &ok);
 	add(o, "device", seg_dev_name(seg), &ok);
-	add(o, "state", j_str(mp_seg_state_name(mp_segment_get_state(seg))),
+	add(o, "state", j_str(cmmmp_seg_state_name(cmmmp_segment_get_state(seg))),
 	    &ok);
-	add(o, "size", mpctl_json_size(mp_segment_get_size(seg), flags), &ok);
-	if (local && mp_segment_get_phys(seg))
-		add(o, "phys", mpctl_json_addr(mp_segment_get_phys(seg), flags), &ok);
+	add(o, "size", mpctl_json_size(cmmmp_segment_get_size(seg), flags), &ok);
+	if (local && cmmmp_segment_get_phys(seg))
+		add(o, "phys", mpctl_json_addr(cmmmp_segment_get_phys(seg), flags), &ok);
 	if (node >= 0)
 		add(o, "target_node", json_object_new_int(node), &ok);
 	seg_holders(o, seg, owner, &ok);
 	/* how it is used on this host: always with -v */
-	if (ram || mp_segment_get_devnode(seg) || (flags & MPCTL_VERBOSE))
-		add(o, "mode", j_str(mp_seg_mode_name(mp_segment_get_mode(seg))),
+	if (ram || cmmmp_segment_get_devnode(seg) || (flags & MPCTL_VERBOSE))
+		add(o, "mode", j_str(cmmmp_seg_mode_name(cmmmp_segment_get_mode(seg))),
 		    &ok);
-	if (mp_segment_get_devnode(seg)) {
-		add(o, "devnode", j_str(mp_segment_get_devnode(seg)), &ok);
-		if (mp_segment_is_shared(seg))
+	if (cmmmp_segment_get_devnode(seg)) {
+		add(o, "devnode", j_str(cmmmp_segment_get_devnode(seg)), &ok);
+		if (cmmmp_segment_is_shared(seg))
 			add(o, "shared", json_object_new_boolean(true), &ok);
 	}
 	if (ram) {
@@ -308,30 +308,30 @@ static struct json_object *seg_json_v2(struct mp_segment *seg,
 		    json_object_new_boolean(online && movable == online), &ok);
 		add(o, "online_memblocks", j_u32(online), &ok);
 		add(o, "total_memblocks",
-		    j_u32(mp_segment_get_memblock_count(seg)), &ok);
+		    j_u32(cmmmp_segment_get_memblock_count(seg)), &ok);
 	}
-	if (mp_segment_get_auto_onlined(seg)) {
+	if (cmmmp_segment_get_auto_onlined(seg)) {
 		/* online's answer: what the kernel's auto-online did first */
-		const char *az = mp_zone_name(mp_segment_get_auto_zone(seg));
+		const char *az = cmmmp_zone_name(cmmmp_segment_get_auto_zone(seg));
 
 		add(o, "auto_onlined_memblocks",
-		    j_u32(mp_segment_get_auto_onlined(seg)), &ok);
+		    j_u32(cmmmp_segment_get_auto_onlined(seg)), &ok);
 		add(o, "auto_online_zone", j_str(az ? az : "unknown"), &ok);
 		add(o, "reonlined_memblocks",
-		    j_u32(mp_segment_get_reonlined(seg)), &ok);
+		    j_u32(cmmmp_segment_get_reonlined(seg)), &ok);
 	}
 	if (flags & MPCTL_VERBOSE) {
 		add(o, "device_id",
-		    json_object_new_int64(mp_segment_get_device_id(seg)), &ok);
-		add(o, "nha", mpctl_json_addr(mp_segment_get_nha(seg), flags), &ok);
+		    json_object_new_int64(cmmmp_segment_get_device_id(seg)), &ok);
+		add(o, "nha", mpctl_json_addr(cmmmp_segment_get_nha(seg), flags), &ok);
 		if (local) {
 			add(o, "memblock_first",
-			    j_u32(mp_segment_get_memblock_first(seg)), &ok);
+			    j_u32(cmmmp_segment_get_memblock_first(seg)), &ok);
 			add(o, "movable_memblocks", j_u32(movable), &ok);
 			if (!ram) {
 				add(o, "online_memblocks", j_u32(online), &ok);
 				add(o, "total_memblocks",
-				    j_u32(mp_segment_get_memblock_count(seg)),
+				    j_u32(cmmmp_segment_get_memblock_count(seg)),
 				    &ok);
 			}
 		}
@@ -355,7 +355,7 @@ static int dram_tier(struct mp_ctx *ctx)
 	if (fscanf(f, "%d", &node) != 1)
 		node = -1;
 	fclose(f);
-	return node < 0 ? -1 : mp_get_node_memory_tier(ctx, node);
+	return node < 0 ? -1 : cmmmp_get_node_memory_tier(ctx, node);
 }
 
 /*
@@ -365,11 +365,11 @@ static int dram_tier(struct mp_ctx *ctx)
 static void dev_tiers(struct json_object *o, struct mp_device *dev,
 		      bool *ok)
 {
-	struct mp_ctx *ctx = mp_device_get_ctx(dev);
-	int node = mp_device_get_numa_node(dev);
-	int adist = mp_device_get_abstract_distance(dev);
-	int dadist = mp_device_get_dram_abstract_distance(dev);
-	int tier = node >= 0 ? mp_get_node_memory_tier(ctx, node) : -1;
+	struct mp_ctx *ctx = cmmmp_device_get_ctx(dev);
+	int node = cmmmp_device_get_numa_node(dev);
+	int adist = cmmmp_device_get_abstract_distance(dev);
+	int dadist = cmmmp_device_get_dram_abstract_distance(dev);
+	int tier = node >= 0 ? cmmmp_get_node_memory_tier(ctx, node) : -1;
 	int dtier = dram_tier(ctx);
 
 	if (tier >= 0)
@@ -416,7 +416,7 @@ static struct json_object *dev_json_v2(struct mp_device *dev,
 				       unsigned int flags)
 {
 	struct json_object *o = json_object_new_object();
-	int node = mp_device_get_numa_node(dev);
+	int node = cmmmp_device_get_numa_node(dev);
 	char policy[32];
 	bool ok = true;
 
@@ -425,15 +425,15 @@ static struct json_object *dev_json_v2(struct mp_device *dev,
 	dev_head(o, dev, flags, &ok);
 	if (node >= 0)
 		add(o, "target_node", json_object_new_int(node), &ok);
-	if (mp_device_is_local(dev)) {
-		uint64_t range = dev_range_size(mp_device_get_size(dev));
+	if (cmmmp_device_is_local(dev)) {
+		uint64_t range = dev_range_size(cmmmp_device_get_size(dev));
 
 		add(o, "range_size", mpctl_json_size(range, flags), &ok);
 		add(o, "unusable_size",
-		    mpctl_json_size(range - mp_device_get_size(dev), flags), &ok);
+		    mpctl_json_size(range - cmmmp_device_get_size(dev), flags), &ok);
 		dev_tiers(o, dev, &ok);
-		if (!mp_get_auto_online_policy(mp_device_get_ctx(dev), policy,
-					       sizeof(policy)))
+		if (!cmmmp_get_auto_online_policy(cmmmp_device_get_ctx(dev), policy,
+						  sizeof(policy)))
 			add(o, "auto_online", j_str(policy), &ok);
 	}
 	if (flags & MPCTL_VERBOSE)

@@ -3,7 +3,7 @@
  * mpctl key: the pool key (Documentation/security.rst). The key is read
  * from a file or stdin, never from the command line (other users see that
  * in /proc), handed to the pool over the cmm_mp generic netlink family
- * (mp_pool_set_key(), CAP_SYS_ADMIN), which gives it to its backend
+ * (cmmmp_pool_set_key(), CAP_SYS_ADMIN), which gives it to its backend
  * (mp_eth), and wiped from this process's memory; nothing prints it. The
  * output is the key ids mp_eth now holds, as JSON.
  */
@@ -99,7 +99,7 @@ static int key_read(const char *path, uint8_t *key)
 /* What a refusal of the key means, by errno. */
 static const char *key_reason(struct mp_ctx *ctx, int err)
 {
-	bool kernel = mp_get_last_error_origin(ctx) == MP_ERR_KERNEL;
+	bool kernel = cmmmp_get_last_error_origin(ctx) == MP_ERR_KERNEL;
 
 	switch (-err) {
 	case EPERM:
@@ -152,7 +152,7 @@ static int key_ids_json(void)
 static int key_send(struct mp_ctx *ctx, const struct key_args *a,
 		    const uint8_t *key)
 {
-	int err = mp_pool_set_key(ctx, (enum mp_key_op)a->op, a->id, key);
+	int err = cmmmp_pool_set_key(ctx, (enum mp_key_op)a->op, a->id, key);
 
 	if (err)
 		return mpctl_fail_ctx("key", "giving mp_eth the key", ctx, err,

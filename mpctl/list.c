@@ -24,9 +24,9 @@ static struct mp_device *find_device(struct mp_ctx *ctx, const char *arg)
 	uint32_t id;
 
 	if (!mpctl_parse_u32(arg, &id))
-		return mp_device_get_by_id(ctx, id);
-	mp_device_foreach(ctx, dev)
-		if (!strcmp(mp_device_get_name(dev), arg))
+		return cmmmp_device_get_by_id(ctx, id);
+	cmmmp_device_foreach(ctx, dev)
+		if (!strcmp(cmmmp_device_get_name(dev), arg))
 			return dev;
 	return NULL;
 }
@@ -34,9 +34,9 @@ static struct mp_device *find_device(struct mp_ctx *ctx, const char *arg)
 static bool seg_wanted(struct list_args *a, struct mp_device *only,
 		       struct mp_segment *seg)
 {
-	if (only && mp_segment_get_device_id(seg) != mp_device_get_id(only))
+	if (only && cmmmp_segment_get_device_id(seg) != cmmmp_device_get_id(only))
 		return false;
-	return mpctl_seglist_has(&a->segs, mp_segment_get_id(seg));
+	return mpctl_seglist_has(&a->segs, cmmmp_segment_get_id(seg));
 }
 
 /* Fill @arr with the wanted segments (of @dev when not NULL). */
@@ -45,11 +45,11 @@ static int add_segments(struct list_args *a, struct mp_ctx *ctx,
 {
 	struct mp_segment *seg;
 
-	for (seg = dev ? mp_device_segment_get_first(dev) :
-			 mp_segment_get_first(ctx);
+	for (seg = dev ? cmmmp_device_segment_get_first(dev) :
+			 cmmmp_segment_get_first(ctx);
 	     seg;
-	     seg = dev ? mp_device_segment_get_next(seg) :
-			 mp_segment_get_next(seg)) {
+	     seg = dev ? cmmmp_device_segment_get_next(seg) :
+			 cmmmp_segment_get_next(seg)) {
 		struct json_object *o;
 
 		if (!seg_wanted(a, dev, seg))
@@ -70,7 +70,7 @@ static int add_devices(struct list_args *a, struct mp_ctx *ctx,
 {
 	struct mp_device *dev;
 
-	mp_device_foreach(ctx, dev) {
+	cmmmp_device_foreach(ctx, dev) {
 		struct json_object *o, *segs;
 
 		if (only && dev != only)
@@ -104,7 +104,7 @@ static int check_segments(struct list_args *a, struct mp_ctx *ctx)
 	size_t i;
 
 	for (i = 0; i < a->segs.nr; i++) {
-		if (mp_segment_get_by_id(ctx, a->segs.ids[i]))
+		if (cmmmp_segment_get_by_id(ctx, a->segs.ids[i]))
 			continue;
 		snprintf(what, sizeof(what), "segment %u", a->segs.ids[i]);
 		return mpctl_fail_code(MPCTL_EXIT_NOENT, "list", what,

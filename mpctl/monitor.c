@@ -89,7 +89,7 @@ int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv)
 					 argv[0]);
 
 	/* Subscribe before anything else so no event is missed. */
-	rc = mp_monitor_new(ctx, &mon);
+	rc = cmmmp_monitor_new(ctx, &mon);
 	if (rc)
 		return mpctl_fail_ctx("monitor", "events", ctx, rc,
 				      rc == -EPERM || rc == -EACCES ?
@@ -103,14 +103,14 @@ int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv)
 	while (!count || seen < count) {
 		struct mp_segment *seg;
 
-		rc = mp_monitor_wait(mon, -1);
+		rc = cmmmp_monitor_wait(mon, -1);
 		if (rc < 0) {
 			rc = mpctl_fail("monitor", "events", "poll: %s",
 					strerror(-rc));
 			goto out;
 		}
 		while (!count || seen < count) {
-			rc = mp_monitor_read(mon, &seg);
+			rc = cmmmp_monitor_read(mon, &seg);
 			if (rc == -EAGAIN)
 				break;
 			if (rc == -ENOBUFS) {
@@ -133,6 +133,6 @@ int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv)
 	}
 	rc = MPCTL_EXIT_OK;
 out:
-	mp_monitor_free(mon);
+	cmmmp_monitor_free(mon);
 	return rc;
 }

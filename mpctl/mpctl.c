@@ -177,11 +177,11 @@ int mpctl_exit_of_errno(int err, bool kernel)
 int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
 		   int err, const char *reason)
 {
-	const char *detail = mp_get_last_error_msg(ctx);
-	bool kernel = mp_get_last_error_origin(ctx) == MP_ERR_KERNEL;
+	const char *detail = cmmmp_get_last_error_msg(ctx);
+	bool kernel = cmmmp_get_last_error_origin(ctx) == MP_ERR_KERNEL;
 	int code = mpctl_exit_of_errno(err, kernel);
 
-	if (mp_get_last_error(ctx) != err)
+	if (cmmmp_get_last_error(ctx) != err)
 		detail = "";	/* the record is about something else */
 	if (err == -ENODEV && !kernel)
 		return mpctl_fail_code(code, cmd, "cmm_mp",
@@ -220,7 +220,7 @@ const char *mpctl_sysfs_root(void)
  */
 int mpctl_load(const char *cmd, struct mp_ctx *ctx)
 {
-	int rc = mp_refresh(ctx);
+	int rc = cmmmp_refresh(ctx);
 
 	if (!rc)
 		return MPCTL_EXIT_OK;
@@ -322,13 +322,13 @@ static int mpctl_main(int argc, char **argv)
 					 argv[1]);
 	}
 
-	rc = mp_new(&ctx);
+	rc = cmmmp_new(&ctx);
 	if (rc)
 		return mpctl_fail(cmd->name, "libmp", "cannot create a context: %s",
 				  strerror(-rc));
 	/* Commands parse their own options: argv[0] becomes their name. */
 	rc = cmd->fn(ctx, argc - 1, argv + 1);
-	mp_unref(ctx);
+	cmmmp_unref(ctx);
 
 	/* A full disk or closed pipe must not pass for success. */
 	if (rc == MPCTL_EXIT_OK && (fflush(stdout) || ferror(stdout))) {

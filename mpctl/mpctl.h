@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <json-c/json.h>
 
+#define LIBMP_NO_OLD_NAMES	/* mpctl uses the cmmmp_ names only */
 #include "libmp.h"
 #include "util/parse-options.h"
 #include "util/util.h"

@@ -50,20 +50,20 @@ static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 	bool other = false;
 
 	/* a fresh context: the caller's keeps the kernel's error message */
-	if (mp_new(&c))
+	if (cmmmp_new(&c))
 		return false;
-	s = mp_segment_get_by_id(c, mp_segment_get_id(seg));
-	owner = s ? mp_segment_get_owner(s) : MP_NONE;
+	s = cmmmp_segment_get_by_id(c, cmmmp_segment_get_id(seg));
+	owner = s ? cmmmp_segment_get_owner(s) : MP_NONE;
 	if (owner != MP_NONE) {
-		dev = mp_device_get_by_id(c, owner);
-		other = !dev || !mp_device_is_local(dev);
+		dev = cmmmp_device_get_by_id(c, owner);
+		other = !dev || !cmmmp_device_is_local(dev);
 	}
 	if (other && owner == MP_GONE) {
 		snprintf(buf, len, "owned by a device that is not in the pool now");
 	} else if (other) {
 		snprintf(buf, len, "owned by device %u (mp%u)", owner, owner);
-	} else if (s && mp_segment_get_sharers(s)) {
-		uint32_t set = mp_segment_get_sharers(s), i;
+	} else if (s && cmmmp_segment_get_sharers(s)) {
+		uint32_t set = cmmmp_segment_get_sharers(s), i;
 		size_t n;
 
 		n = (size_t)snprintf(buf, len, "shared by device(s)");
@@ -72,7 +72,7 @@ static bool seg_owned_by_other(struct mp_segment *seg, char *buf, size_t len)
 				n += (size_t)snprintf(buf + n, len - n, " %u", i);
 		other = true;
 	}
-	mp_unref(c);
+	cmmmp_unref(c);
 	return other;
 }
 
@@ -87,7 +87,7 @@ static void warn_keyless(const char *cmd, struct mp_ctx *ctx)
 	unsigned int nr = 0;
 	char ids[64];
 
-	mp_device_foreach(ctx, dev)
+	cmmmp_device_foreach(ctx, dev)
 		nr++;
 	if (nr < 2)
 		return;
@@ -105,7 +105,7 @@ struct seg_args {
 	const char *cmd;
 	bool as;			/* --as given */
 	enum mpctl_mode mode;		/* --as */
-	unsigned int flags;		/* mp_segment_online() flags */
+	unsigned int flags;		/* cmmmp_segment_online() flags */
 	unsigned int jflags;		/* MPCTL_HUMAN, MPCTL_VERBOSE */
 	struct mpctl_seglist list;	/* all ids of all arguments */
 };
@@ -173,7 +173,7 @@ static int collect(struct seg_args *a, struct mp_ctx *ctx,
 
 	if (a->list.all) {
 		max = 0;
-		mp_segment_foreach(ctx, seg)
+		cmmmp_segment_foreach(ctx, seg)
 			max++;
 	} else {
 		max = a->list.nr;
@@ -187,13 +187,13 @@ static int collect(struct seg_args *a, struct mp_ctx *ctx,
 						     MP_SEG_ONLINE_RAM;
 
 		/* Segments busy changing state are someone else's business. */
-		mp_segment_foreach(ctx, seg)
-			if (mp_segment_get_state(seg) == from ||
-			    (!a->online && mp_segment_get_devnode(seg)))
+		cmmmp_segment_foreach(ctx, seg)
+			if (cmmmp_segment_get_state(seg) == from ||
+			    (!a->online && cmmmp_segment_get_devnode(seg)))
 				v[n++] = seg;
 	} else {
 		for (n = 0; n < a->list.nr; n++) {
-			v[n] = mp_segment_get_by_id(ctx, a->list.ids[n]);
+			v[n] = cmmmp_segment_get_by_id(ctx, a->list.ids[n]);
 			if (v[n])
 				continue;
 			free(v);
@@ -310,11 +310,11 @@ static int seg_check_mode(struct seg_args *a)
 static int seg_do(struct seg_args *a, struct mp_segment *seg)
 {
 	if (!a->online)
-		return mp_segment_offline(seg);
+		return cmmmp_segment_offline(seg);
 	if (a->as)
-		return mp_segment_online_as(seg, (enum mp_seg_mode)a->mode,
+		return cmmmp_segment_online_as(seg, (enum mp_seg_mode)a->mode,
 					    a->flags);
-	return mp_segment_online(seg, a->flags);
+	return cmmmp_segment_online(seg, a->flags);
 }
 
 /* Report why @seg did not change: who holds it, or what the kernel said. */
@@ -323,11 +323,11 @@ static int seg_failed(struct seg_args *a, struct mp_ctx *ctx,
 {
 	char what[32], owned[64];
 
-	snprintf(what, sizeof(what), "segment %u", mp_segment_get_id(seg));
+	snprintf(what, sizeof(what), "segment %u", cmmmp_segment_get_id(seg));
 	if ((err == -EBUSY || err == -EPERM) &&
 	    seg_owned_by_other(seg, owned, sizeof(owned)))
 		return mpctl_fail_ctx(a->cmd, what, ctx, err, owned);
-	if (mp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
+	if (cmmmp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
 		return mpctl_fail_ctx(a->cmd, what, ctx, err, NULL);
 	return mpctl_fail_ctx(a->cmd, what, ctx, err,
 			      seg_reason(a->online, err));

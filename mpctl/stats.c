@@ -12,7 +12,7 @@
 
 static struct json_object *peer_json(struct mp_peer *peer)
 {
-	const uint8_t *m = mp_peer_get_mac(peer);
+	const uint8_t *m = cmmmp_peer_get_mac(peer);
 	struct json_object *o = json_object_new_object();
 	char mac[18];
 	unsigned int i;
@@ -22,17 +22,17 @@ static struct json_object *peer_json(struct mp_peer *peer)
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
 	if (json_object_object_add(o, "peer",
-				   json_object_new_int64(mp_peer_get_id(peer))) ||
+				   json_object_new_int64(cmmmp_peer_get_id(peer))) ||
 	    json_object_object_add(o, "mac", json_object_new_string(mac)) ||
 	    json_object_object_add(o, "reachable",
-				   json_object_new_boolean(mp_peer_is_reachable(peer))) ||
+				   json_object_new_boolean(cmmmp_peer_is_reachable(peer))) ||
 	    json_object_object_add(o, "inflight",
-				   json_object_new_int64(mp_peer_get_inflight(peer))))
+				   json_object_new_int64(cmmmp_peer_get_inflight(peer))))
 		goto fail;
 	for (i = 0; i < MP_PEER_NR_COUNTERS; i++) {
-		uint64_t v = mp_peer_get_counter(peer, i);
+		uint64_t v = cmmmp_peer_get_counter(peer, i);
 
-		if (json_object_object_add(o, mp_peer_counter_name(i),
+		if (json_object_object_add(o, cmmmp_peer_counter_name(i),
 					   json_object_new_uint64(v)))
 			goto fail;
 	}
@@ -87,7 +87,7 @@ int cmd_stats(struct mp_ctx *ctx, int argc, char **argv)
 		return mpctl_usage_error("stats", "unexpected argument '%s'",
 					 argv[0]);
 
-	rc = mp_stats_refresh(ctx);
+	rc = cmmmp_stats_refresh(ctx);
 	if (rc == -EPERM || rc == -EACCES)
 		return mpctl_fail_ctx("stats", "reading the counters", ctx, rc,
 				      "needs root");
@@ -97,8 +97,8 @@ int cmd_stats(struct mp_ctx *ctx, int argc, char **argv)
 	arr = json_object_new_array();
 	if (!arr)
 		return mpctl_fail("stats", NULL, "%s", strerror(ENOMEM));
-	for (peer = mp_peer_get_first(ctx); peer; peer = mp_peer_get_next(peer)) {
-		if (a.only && mp_peer_get_id(peer) != a.id)
+	for (peer = cmmmp_peer_get_first(ctx); peer; peer = cmmmp_peer_get_next(peer)) {
+		if (a.only && cmmmp_peer_get_id(peer) != a.id)
 			continue;
 		o = peer_json(peer);
 		if (!o || json_object_array_add(arr, o)) {

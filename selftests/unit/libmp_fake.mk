@@ -36,3 +36,12 @@ $(B)/unit/test_mpctl_key: selftests/unit/test_mpctl_key.sh \
 		$(B)/unit/mpctl_cli_lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+# libmp's cmmmp_ names and the mp_ aliases kept for one release.
+UNIT_TESTS += $(B)/unit/test_libmp_names
+
+$(B)/unit/test_libmp_names: selftests/unit/test_libmp_names.sh $(LIBMP_SO) \
+		libmp/libmp.sym libmp/libmp.h
+	@mkdir -p $(@D)
+	sed -e 's|@TOP@|$(CURDIR)|' -e 's|@B@|$(B)|' $< > $@
+	chmod 0755 $@

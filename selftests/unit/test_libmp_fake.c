@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -54,7 +55,7 @@ static int setup(void **state)
 		goto err;
 	for (i = 0; i < ARRAY_SIZE(fake_env); i++)
 		unsetenv(fake_env[i]);
-	if (mp_new(&f->ctx))
+	if (cmmmp_new(&f->ctx))
 		goto err;
 	*state = f;
 	return 0;
@@ -74,7 +75,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	int rc;
 
-	mp_unref(f->ctx);
+	cmmmp_unref(f->ctx);
 	rc = nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(f);
 	return rc;
@@ -101,7 +102,7 @@ static void block_state(struct fixture *f, uint32_t nr, char *buf,
 
 static struct mp_segment *seg_of(struct fixture *f, uint32_t id)
 {
-	struct mp_segment *seg = mp_segment_get_by_id(f->ctx, id);
+	struct mp_segment *seg = cmmmp_segment_get_by_id(f->ctx, id);
 
 	assert_non_null(seg);
 	return seg;
@@ -113,18 +114,18 @@ static void test_not_loaded(void **state)
 	struct mp_monitor *mon = NULL;
 
 	setenv("FAKE_CMM_MP_UNLOADED", "1", 1);
-	assert_int_equal(mp_refresh(f->ctx), -ENODEV);
-	assert_int_equal(mp_get_last_error(f->ctx), -ENODEV);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
-	assert_non_null(strstr(mp_get_last_error_msg(f->ctx), "not loaded"));
-	assert_null(mp_segment_get_first(f->ctx));
-	assert_null(mp_device_get_first(f->ctx));
-	assert_int_equal(mp_monitor_new(f->ctx, &mon), -ENODEV);
+	assert_int_equal(cmmmp_refresh(f->ctx), -ENODEV);
+	assert_int_equal(cmmmp_get_last_error(f->ctx), -ENODEV);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_non_null(strstr(cmmmp_get_last_error_msg(f->ctx), "not loaded"));
+	assert_null(cmmmp_segment_get_first(f->ctx));
+	assert_null(cmmmp_device_get_first(f->ctx));
+	assert_int_equal(cmmmp_monitor_new(f->ctx, &mon), -ENODEV);
 	assert_null(mon);
 	/* Loading the module later is noticed: nothing is cached. */
 	unsetenv("FAKE_CMM_MP_UNLOADED");
-	assert_int_equal(mp_refresh(f->ctx), 0);
-	assert_non_null(mp_segment_get_first(f->ctx));
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	assert_non_null(cmmmp_segment_get_first(f->ctx));
 }
 
 static void test_module_reload(void **state)
@@ -134,21 +135,21 @@ static void test_module_reload(void **state)
 
 	/* Reloaded: a new family id; the context follows it. */
 	setenv("FAKE_CMM_MP_FAMILY", "77", 1);
-	assert_int_equal(mp_refresh(f->ctx), 0);
-	assert_int_equal(mp_segment_online(seg, 0), 0);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	assert_int_equal(cmmmp_segment_online(seg, 0), 0);
 	/* Unloaded under the context: "not loaded", not "no segment". */
 	setenv("FAKE_CMM_MP_UNLOADED", "1", 1);
-	assert_int_equal(mp_segment_refresh(seg), -ENODEV);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
-	assert_int_equal(mp_refresh(f->ctx), -ENODEV);
+	assert_int_equal(cmmmp_segment_refresh(seg), -ENODEV);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_int_equal(cmmmp_refresh(f->ctx), -ENODEV);
 	unsetenv("FAKE_CMM_MP_UNLOADED");
 	/* A real -ENOENT (same family id) stays one. */
-	assert_int_equal(mp_segment_refresh(seg), 0);
+	assert_int_equal(cmmmp_segment_refresh(seg), 0);
 	seg = seg_of(f, 3);
 	setenv("FAKE_CMM_MP_SEGS", "2", 1);
-	assert_int_equal(mp_segment_refresh(seg), -ENOENT);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
-	assert_null(mp_segment_get_by_id(f->ctx, 3));
+	assert_int_equal(cmmmp_segment_refresh(seg), -ENOENT);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_null(cmmmp_segment_get_by_id(f->ctx, 3));
 }
 
 static void test_list(void **state)
@@ -158,50 +159,50 @@ static void test_list(void **state)
 	struct mp_segment *seg;
 	uint32_t n = 0;
 
-	dev = mp_device_get_first(f->ctx);
+	dev = cmmmp_device_get_first(f->ctx);
 	assert_non_null(dev);
-	assert_int_equal(mp_device_get_id(dev), 0);
-	assert_string_equal(mp_device_get_name(dev), "mp0");
-	assert_true(mp_device_get_chip_id(dev) == 0x525400000000ULL);
-	assert_true(mp_device_get_phys(dev) == 0x70000000ULL);
-	assert_true(mp_device_get_size(dev) == 512ULL << 20);
-	assert_true(mp_device_get_seg_size(dev) == 128ULL << 20);
-	assert_int_equal(mp_device_get_nr_segs(dev), 4);
-	assert_int_equal(mp_device_get_numa_node(dev), 1);
-	assert_true(mp_device_get_block_size(dev) == 128ULL << 20);
-	assert_ptr_equal(mp_device_get_ctx(dev), f->ctx);
-	assert_null(mp_device_get_next(dev));
+	assert_int_equal(cmmmp_device_get_id(dev), 0);
+	assert_string_equal(cmmmp_device_get_name(dev), "mp0");
+	assert_true(cmmmp_device_get_chip_id(dev) == 0x525400000000ULL);
+	assert_true(cmmmp_device_get_phys(dev) == 0x70000000ULL);
+	assert_true(cmmmp_device_get_size(dev) == 512ULL << 20);
+	assert_true(cmmmp_device_get_seg_size(dev) == 128ULL << 20);
+	assert_int_equal(cmmmp_device_get_nr_segs(dev), 4);
+	assert_int_equal(cmmmp_device_get_numa_node(dev), 1);
+	assert_true(cmmmp_device_get_block_size(dev) == 128ULL << 20);
+	assert_ptr_equal(cmmmp_device_get_ctx(dev), f->ctx);
+	assert_null(cmmmp_device_get_next(dev));
 
-	mp_segment_foreach(f->ctx, seg) {
-		assert_int_equal(mp_segment_get_id(seg), n);
-		assert_ptr_equal(mp_segment_get_device(seg), dev);
-		assert_int_equal(mp_segment_get_device_id(seg), 0);
-		assert_true(mp_segment_get_phys(seg) ==
+	cmmmp_segment_foreach(f->ctx, seg) {
+		assert_int_equal(cmmmp_segment_get_id(seg), n);
+		assert_ptr_equal(cmmmp_segment_get_device(seg), dev);
+		assert_int_equal(cmmmp_segment_get_device_id(seg), 0);
+		assert_true(cmmmp_segment_get_phys(seg) ==
 			    0x70000000ULL + n * (128ULL << 20));
-		assert_true(mp_segment_get_nha(seg) == n * (128ULL << 20));
-		assert_true(mp_segment_get_size(seg) == 128ULL << 20);
-		assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
-		assert_false(mp_segment_is_online(seg));
-		assert_int_equal(mp_segment_get_mode(seg), MP_SEG_MODE_RAM);
-		assert_int_equal(mp_segment_get_owner(seg), MP_NONE);
-		assert_int_equal(mp_segment_get_numa_node(seg), 1);
-		assert_int_equal(mp_segment_get_memblock_first(seg), 14 + n);
-		assert_int_equal(mp_segment_get_memblock_count(seg), 1);
-		assert_int_equal(mp_segment_get_memblock_online(seg), 0);
-		assert_int_equal(mp_segment_get_memblock_movable(seg), 0);
-		assert_ptr_equal(mp_segment_get_ctx(seg), f->ctx);
+		assert_true(cmmmp_segment_get_nha(seg) == n * (128ULL << 20));
+		assert_true(cmmmp_segment_get_size(seg) == 128ULL << 20);
+		assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
+		assert_false(cmmmp_segment_is_online(seg));
+		assert_int_equal(cmmmp_segment_get_mode(seg), MP_SEG_MODE_RAM);
+		assert_int_equal(cmmmp_segment_get_owner(seg), MP_NONE);
+		assert_int_equal(cmmmp_segment_get_numa_node(seg), 1);
+		assert_int_equal(cmmmp_segment_get_memblock_first(seg), 14 + n);
+		assert_int_equal(cmmmp_segment_get_memblock_count(seg), 1);
+		assert_int_equal(cmmmp_segment_get_memblock_online(seg), 0);
+		assert_int_equal(cmmmp_segment_get_memblock_movable(seg), 0);
+		assert_ptr_equal(cmmmp_segment_get_ctx(seg), f->ctx);
 		n++;
 	}
 	assert_int_equal(n, 4);
 
-	assert_ptr_equal(mp_device_get_by_id(f->ctx, 0), dev);
-	assert_null(mp_device_get_by_id(f->ctx, 1));
-	assert_int_equal(mp_get_last_error(f->ctx), -ENOENT);
-	assert_null(mp_segment_get_by_id(f->ctx, 4));
-	assert_int_equal(mp_get_last_error(f->ctx), -ENOENT);
-	assert_string_equal(mp_seg_state_name(MP_SEG_ONLINE_RAM), "online-ram");
-	assert_string_equal(mp_seg_state_name(MP_SEG_BUSY), "busy");
-	assert_string_equal(mp_seg_mode_name(MP_SEG_MODE_RAM), "system-ram");
+	assert_ptr_equal(cmmmp_device_get_by_id(f->ctx, 0), dev);
+	assert_null(cmmmp_device_get_by_id(f->ctx, 1));
+	assert_int_equal(cmmmp_get_last_error(f->ctx), -ENOENT);
+	assert_null(cmmmp_segment_get_by_id(f->ctx, 4));
+	assert_int_equal(cmmmp_get_last_error(f->ctx), -ENOENT);
+	assert_string_equal(cmmmp_seg_state_name(MP_SEG_ONLINE_RAM), "online-ram");
+	assert_string_equal(cmmmp_seg_state_name(MP_SEG_BUSY), "busy");
+	assert_string_equal(cmmmp_seg_mode_name(MP_SEG_MODE_RAM), "system-ram");
 }
 
 static void test_two_devices(void **state)
@@ -213,13 +214,13 @@ static void test_two_devices(void **state)
 
 	setenv("FAKE_CMM_MP_DEVS", "2", 1);
 	setenv("FAKE_CMM_MP_SEGS", "3", 1);
-	mp_device_foreach(f->ctx, dev) {
+	cmmmp_device_foreach(f->ctx, dev) {
 		nseg = 0;
-		mp_device_segment_foreach(dev, seg) {
-			assert_int_equal(mp_segment_get_device_id(seg), ndev);
-			assert_int_equal(mp_segment_get_id(seg),
+		cmmmp_device_segment_foreach(dev, seg) {
+			assert_int_equal(cmmmp_segment_get_device_id(seg), ndev);
+			assert_int_equal(cmmmp_segment_get_id(seg),
 					 ndev * 3 + nseg);
-			assert_int_equal(mp_segment_get_numa_node(seg),
+			assert_int_equal(cmmmp_segment_get_numa_node(seg),
 					 ndev ? -1 : 1);
 			nseg++;
 		}
@@ -227,17 +228,17 @@ static void test_two_devices(void **state)
 		ndev++;
 	}
 	assert_int_equal(ndev, 2);
-	dev = mp_device_get_by_id(f->ctx, 1);
+	dev = cmmmp_device_get_by_id(f->ctx, 1);
 	assert_non_null(dev);
-	assert_string_equal(mp_device_get_name(dev), "mp1");
-	assert_int_equal(mp_device_get_numa_node(dev), -1);
+	assert_string_equal(cmmmp_device_get_name(dev), "mp1");
+	assert_int_equal(cmmmp_device_get_numa_node(dev), -1);
 	/* A remote segment cannot become System RAM here. */
-	assert_int_equal(mp_segment_online(seg_of(f, 4), 0), -EOPNOTSUPP);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_int_equal(cmmmp_segment_online(seg_of(f, 4), 0), -EOPNOTSUPP);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
 }
 
 /*
- * LIBMP_1.3: mp_segment_online_as() refuses bad combinations before asking
+ * LIBMP_1.3: cmmmp_segment_online_as() refuses bad combinations before asking
  * the kernel (nothing changes), and RAM goes the System RAM way.
  */
 static void test_online_as(void **state)
@@ -245,30 +246,30 @@ static void test_online_as(void **state)
 	struct fixture *f = *state;
 	struct mp_segment *seg = seg_of(f, 1);
 
-	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_RAM,
-					      MP_ONLINE_SHARED), -EINVAL);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
-	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_DAX,
-					      MP_ONLINE_NO_MOVABLE), -EINVAL);
-	assert_int_equal(mp_segment_online_as(seg, (enum mp_seg_mode)7, 0),
+	assert_int_equal(cmmmp_segment_online_as(seg, MP_SEG_MODE_RAM,
+						 MP_ONLINE_SHARED), -EINVAL);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_int_equal(cmmmp_segment_online_as(seg, MP_SEG_MODE_DAX,
+						 MP_ONLINE_NO_MOVABLE), -EINVAL);
+	assert_int_equal(cmmmp_segment_online_as(seg, (enum mp_seg_mode)7, 0),
 			 -EINVAL);
-	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_BLK, 0x100),
+	assert_int_equal(cmmmp_segment_online_as(seg, MP_SEG_MODE_BLK, 0x100),
 			 -EINVAL);
-	assert_int_equal(mp_segment_online_as(NULL, MP_SEG_MODE_DAX, 0),
+	assert_int_equal(cmmmp_segment_online_as(NULL, MP_SEG_MODE_DAX, 0),
 			 -EINVAL);
-	assert_int_equal(mp_segment_refresh(seg), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_segment_refresh(seg), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
 
-	assert_int_equal(mp_segment_online_as(seg, MP_SEG_MODE_RAM, 0), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
-	assert_null(mp_segment_get_devnode(seg));
-	assert_false(mp_segment_is_shared(seg));
-	assert_int_equal(mp_segment_get_sharers(seg), 0);
-	assert_int_equal(mp_segment_offline(seg), 0);
+	assert_int_equal(cmmmp_segment_online_as(seg, MP_SEG_MODE_RAM, 0), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_null(cmmmp_segment_get_devnode(seg));
+	assert_false(cmmmp_segment_is_shared(seg));
+	assert_int_equal(cmmmp_segment_get_sharers(seg), 0);
+	assert_int_equal(cmmmp_segment_offline(seg), 0);
 
-	assert_string_equal(mp_seg_mode_name(MP_SEG_MODE_DAX), "dax");
-	assert_string_equal(mp_seg_mode_name(MP_SEG_MODE_BLK), "blk");
-	assert_string_equal(mp_seg_state_name(MP_SEG_SHARED), "shared");
+	assert_string_equal(cmmmp_seg_mode_name(MP_SEG_MODE_DAX), "dax");
+	assert_string_equal(cmmmp_seg_mode_name(MP_SEG_MODE_BLK), "blk");
+	assert_string_equal(cmmmp_seg_state_name(MP_SEG_SHARED), "shared");
 }
 
 static void test_online_offline(void **state)
@@ -277,17 +278,17 @@ static void test_online_offline(void **state)
 	struct mp_segment *seg = seg_of(f, 1);
 	char buf[64];
 
-	assert_int_equal(mp_segment_online(seg, 0), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
-	assert_true(mp_segment_is_online(seg));
-	assert_int_equal(mp_segment_get_memblock_online(seg), 1);
-	assert_int_equal(mp_segment_get_memblock_movable(seg), 1);
+	assert_int_equal(cmmmp_segment_online(seg, 0), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_true(cmmmp_segment_is_online(seg));
+	assert_int_equal(cmmmp_segment_get_memblock_online(seg), 1);
+	assert_int_equal(cmmmp_segment_get_memblock_movable(seg), 1);
 	block_state(f, 15, buf, sizeof(buf));
 	assert_string_equal(buf, "online_movable");
 
-	assert_int_equal(mp_segment_online(seg, 0), -EALREADY);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
-	assert_string_equal(mp_get_last_error_msg(f->ctx),
+	assert_int_equal(cmmmp_segment_online(seg, 0), -EALREADY);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx),
 			    "segment is already online");
 
 	/* Another context sees the change. */
@@ -295,21 +296,21 @@ static void test_online_offline(void **state)
 		struct mp_ctx *other;
 		struct mp_segment *s;
 
-		assert_int_equal(mp_new(&other), 0);
-		s = mp_segment_get_by_id(other, 1);
-		assert_true(s && mp_segment_is_online(s));
-		s = mp_segment_get_by_id(other, 0);
-		assert_true(s && !mp_segment_is_online(s));
-		mp_unref(other);
+		assert_int_equal(cmmmp_new(&other), 0);
+		s = cmmmp_segment_get_by_id(other, 1);
+		assert_true(s && cmmmp_segment_is_online(s));
+		s = cmmmp_segment_get_by_id(other, 0);
+		assert_true(s && !cmmmp_segment_is_online(s));
+		cmmmp_unref(other);
 	}
 
-	assert_int_equal(mp_segment_offline(seg), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
-	assert_int_equal(mp_segment_get_memblock_online(seg), 0);
+	assert_int_equal(cmmmp_segment_offline(seg), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_segment_get_memblock_online(seg), 0);
 	block_state(f, 15, buf, sizeof(buf));
 	assert_string_equal(buf, "");
-	assert_int_equal(mp_segment_offline(seg), -EALREADY);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_int_equal(cmmmp_segment_offline(seg), -EALREADY);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
 }
 
 static void test_online_no_movable(void **state)
@@ -318,12 +319,12 @@ static void test_online_no_movable(void **state)
 	struct mp_segment *seg = seg_of(f, 2);
 	char buf[64];
 
-	assert_int_equal(mp_segment_online(seg, MP_ONLINE_NO_MOVABLE), 0);
-	assert_int_equal(mp_segment_get_memblock_online(seg), 1);
-	assert_int_equal(mp_segment_get_memblock_movable(seg), 0);
+	assert_int_equal(cmmmp_segment_online(seg, MP_ONLINE_NO_MOVABLE), 0);
+	assert_int_equal(cmmmp_segment_get_memblock_online(seg), 1);
+	assert_int_equal(cmmmp_segment_get_memblock_movable(seg), 0);
 	block_state(f, 16, buf, sizeof(buf));
 	assert_string_equal(buf, "online_kernel");
-	assert_int_equal(mp_segment_online(seg, 0x80), -EINVAL);
+	assert_int_equal(cmmmp_segment_online(seg, 0x80), -EINVAL);
 }
 
 static void test_auto_online(void **state)
@@ -334,10 +335,10 @@ static void test_auto_online(void **state)
 
 	/* Blocks the kernel onlined by itself are left as they are. */
 	setenv("FAKE_CMM_MP_AUTOONLINE", "1", 1);
-	assert_int_equal(mp_segment_online(seg, 0), 0);
+	assert_int_equal(cmmmp_segment_online(seg, 0), 0);
 	block_state(f, 14, buf, sizeof(buf));
 	assert_string_equal(buf, "online");
-	assert_int_equal(mp_segment_get_memblock_online(seg), 1);
+	assert_int_equal(cmmmp_segment_get_memblock_online(seg), 1);
 }
 
 static void test_bad_block_rolls_back(void **state)
@@ -347,16 +348,16 @@ static void test_bad_block_rolls_back(void **state)
 	const char *msg;
 
 	setenv("FAKE_CMM_MP_BADBLOCK", "15", 1);
-	assert_int_equal(mp_segment_online(seg, 0), -ENOSPC);
-	assert_int_equal(mp_get_last_error(f->ctx), -ENOSPC);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_MEMBLOCK);
-	msg = mp_get_last_error_msg(f->ctx);
+	assert_int_equal(cmmmp_segment_online(seg, 0), -ENOSPC);
+	assert_int_equal(cmmmp_get_last_error(f->ctx), -ENOSPC);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_MEMBLOCK);
+	msg = cmmmp_get_last_error_msg(f->ctx);
 	assert_non_null(strstr(msg, "memory block 15 refused online_movable"));
 	assert_non_null(strstr(msg, "put back offline"));
 	/* The rollback really happened, in the kernel's view too. */
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
-	assert_int_equal(mp_segment_refresh(seg), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_segment_refresh(seg), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
 }
 
 static void test_bad_block_rollback_fails(void **state)
@@ -367,14 +368,14 @@ static void test_bad_block_rollback_fails(void **state)
 
 	setenv("FAKE_CMM_MP_BADBLOCK", "15", 1);
 	setenv("FAKE_CMM_MP_FAIL", "offline:1:16:pages pinned", 1);
-	assert_int_equal(mp_segment_online(seg, 0), -ENOSPC);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_MEMBLOCK);
-	msg = mp_get_last_error_msg(f->ctx);
+	assert_int_equal(cmmmp_segment_online(seg, 0), -ENOSPC);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_MEMBLOCK);
+	msg = cmmmp_get_last_error_msg(f->ctx);
 	assert_non_null(strstr(msg, "memory block 15"));
 	assert_non_null(strstr(msg, "rollback (SEG_OFFLINE) failed too"));
 	assert_non_null(strstr(msg, "pages pinned"));
-	assert_int_equal(mp_segment_refresh(seg), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(cmmmp_segment_refresh(seg), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
 }
 
 static void test_kernel_errors(void **state)
@@ -383,35 +384,35 @@ static void test_kernel_errors(void **state)
 	struct mp_segment *seg = seg_of(f, 2);
 
 	setenv("FAKE_CMM_MP_FAIL", "online:2:16:range claimed by dax0.0", 1);
-	assert_int_equal(mp_segment_online(seg, 0), -EBUSY);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
-	assert_string_equal(mp_get_last_error_msg(f->ctx),
+	assert_int_equal(cmmmp_segment_online(seg, 0), -EBUSY);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx),
 			    "range claimed by dax0.0");
 	/* Without an extended ack message the detail is empty. */
 	setenv("FAKE_CMM_MP_FAIL", "online:2:22", 1);
-	assert_int_equal(mp_segment_online(seg, 0), -EINVAL);
-	assert_string_equal(mp_get_last_error_msg(f->ctx), "");
+	assert_int_equal(cmmmp_segment_online(seg, 0), -EINVAL);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx), "");
 	unsetenv("FAKE_CMM_MP_FAIL");
 
 	setenv("FAKE_CMM_MP_NOTROOT", "1", 1);
-	assert_int_equal(mp_segment_online(seg, 0), -EPERM);
-	assert_int_equal(mp_segment_offline(seg), -EPERM);
+	assert_int_equal(cmmmp_segment_online(seg, 0), -EPERM);
+	assert_int_equal(cmmmp_segment_offline(seg), -EPERM);
 	/* Reading needs no privilege. */
-	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
 	unsetenv("FAKE_CMM_MP_NOTROOT");
 
-	assert_int_equal(mp_segment_online(seg, 0), 0);
+	assert_int_equal(cmmmp_segment_online(seg, 0), 0);
 	setenv("FAKE_CMM_MP_FAIL", "offline:2:16:3 pages could not migrate", 1);
-	assert_int_equal(mp_segment_offline(seg), -EBUSY);
-	assert_string_equal(mp_get_last_error_msg(f->ctx),
+	assert_int_equal(cmmmp_segment_offline(seg), -EBUSY);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx),
 			    "3 pages could not migrate");
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
-	assert_int_equal(mp_segment_refresh(seg), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(cmmmp_segment_refresh(seg), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
 	/* A failing refresh reports its error and keeps the object. */
 	setenv("FAKE_CMM_MP_FAIL", "seg_get:2:5:io", 1);
-	assert_int_equal(mp_segment_refresh(seg), -EIO);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(cmmmp_segment_refresh(seg), -EIO);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
 }
 
 static void test_dump_error(void **state)
@@ -419,15 +420,15 @@ static void test_dump_error(void **state)
 	struct fixture *f = *state;
 
 	setenv("FAKE_CMM_MP_FAIL", "seg_dump:*:5:dump broke", 1);
-	assert_int_equal(mp_refresh(f->ctx), -EIO);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
-	assert_string_equal(mp_get_last_error_msg(f->ctx), "dump broke");
+	assert_int_equal(cmmmp_refresh(f->ctx), -EIO);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx), "dump broke");
 	setenv("FAKE_CMM_MP_FAIL", "dev_dump:*:12", 1);
-	assert_int_equal(mp_refresh(f->ctx), -ENOMEM);
+	assert_int_equal(cmmmp_refresh(f->ctx), -ENOMEM);
 	/* The socket is still in step: the next request works. */
 	unsetenv("FAKE_CMM_MP_FAIL");
-	assert_int_equal(mp_refresh(f->ctx), 0);
-	assert_non_null(mp_segment_get_by_id(f->ctx, 3));
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	assert_non_null(cmmmp_segment_get_by_id(f->ctx, 3));
 }
 
 static void test_refresh_keeps_objects(void **state)
@@ -437,23 +438,23 @@ static void test_refresh_keeps_objects(void **state)
 	struct mp_segment *seg;
 	uint32_t n = 0;
 
-	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
 	assert_ptr_equal(seg_of(f, 3), s3);
 	/* The pool shrinks: segments 2 and 3 disappear from view. */
 	setenv("FAKE_CMM_MP_SEGS", "2", 1);
-	assert_int_equal(mp_refresh(f->ctx), 0);
-	mp_segment_foreach(f->ctx, seg)
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	cmmmp_segment_foreach(f->ctx, seg)
 		n++;
 	assert_int_equal(n, 2);
-	assert_null(mp_segment_get_by_id(f->ctx, 3));
+	assert_null(cmmmp_segment_get_by_id(f->ctx, 3));
 	/* ...but the caller's pointer is still good to read. */
-	assert_int_equal(mp_segment_get_id(s3), 3);
+	assert_int_equal(cmmmp_segment_get_id(s3), 3);
 	assert_ptr_equal(seg_of(f, 0), s0);
 	/* And they come back, at the same address. */
 	setenv("FAKE_CMM_MP_SEGS", "4", 1);
-	assert_int_equal(mp_refresh(f->ctx), 0);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
 	assert_ptr_equal(seg_of(f, 3), s3);
-	assert_ptr_equal(mp_segment_get_next(seg_of(f, 2)), s3);
+	assert_ptr_equal(cmmmp_segment_get_next(seg_of(f, 2)), s3);
 }
 
 static void test_monitor(void **state)
@@ -462,32 +463,32 @@ static void test_monitor(void **state)
 	struct mp_monitor *mon;
 	struct mp_segment *seg = NULL;
 
-	assert_int_equal(mp_monitor_new(f->ctx, &mon), 0);
-	assert_true(mp_monitor_get_fd(mon) >= 0);
-	assert_int_equal(mp_monitor_wait(mon, 0), 0);
-	assert_int_equal(mp_monitor_read(mon, &seg), -EAGAIN);
+	assert_int_equal(cmmmp_monitor_new(f->ctx, &mon), 0);
+	assert_true(cmmmp_monitor_get_fd(mon) >= 0);
+	assert_int_equal(cmmmp_monitor_wait(mon, 0), 0);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), -EAGAIN);
 
-	assert_int_equal(mp_segment_online(seg_of(f, 3), 0), 0);
-	assert_int_equal(mp_monitor_wait(mon, 1000), 1);
-	assert_int_equal(mp_monitor_read(mon, &seg), 0);
+	assert_int_equal(cmmmp_segment_online(seg_of(f, 3), 0), 0);
+	assert_int_equal(cmmmp_monitor_wait(mon, 1000), 1);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), 0);
 	assert_ptr_equal(seg, seg_of(f, 3));
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
-	assert_int_equal(mp_monitor_read(mon, &seg), -EAGAIN);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), -EAGAIN);
 
-	assert_int_equal(mp_segment_offline(seg_of(f, 3)), 0);
-	assert_int_equal(mp_segment_online(seg_of(f, 0), 0), 0);
-	assert_int_equal(mp_monitor_read(mon, &seg), 0);
-	assert_int_equal(mp_segment_get_id(seg), 3);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_OFFLINE);
-	assert_int_equal(mp_monitor_read(mon, &seg), 0);
-	assert_int_equal(mp_segment_get_id(seg), 0);
-	assert_int_equal(mp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
-	assert_int_equal(mp_monitor_read(mon, &seg), -EAGAIN);
+	assert_int_equal(cmmmp_segment_offline(seg_of(f, 3)), 0);
+	assert_int_equal(cmmmp_segment_online(seg_of(f, 0), 0), 0);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), 0);
+	assert_int_equal(cmmmp_segment_get_id(seg), 3);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), 0);
+	assert_int_equal(cmmmp_segment_get_id(seg), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), -EAGAIN);
 
-	/* The monitor holds a reference: the context outlives mp_unref. */
-	mp_ref(f->ctx);
-	mp_unref(f->ctx);
-	mp_monitor_free(mon);
+	/* The monitor holds a reference: the context outlives cmmmp_unref. */
+	cmmmp_ref(f->ctx);
+	cmmmp_unref(f->ctx);
+	cmmmp_monitor_free(mon);
 }
 
 static void test_monitor_first(void **state)
@@ -498,15 +499,15 @@ static void test_monitor_first(void **state)
 	struct mp_ctx *other;
 
 	/* Events before anything was listed still give full segments. */
-	assert_int_equal(mp_monitor_new(f->ctx, &mon), 0);
-	assert_int_equal(mp_new(&other), 0);
-	assert_int_equal(mp_segment_online(mp_segment_get_by_id(other, 1), 0),
+	assert_int_equal(cmmmp_monitor_new(f->ctx, &mon), 0);
+	assert_int_equal(cmmmp_new(&other), 0);
+	assert_int_equal(cmmmp_segment_online(cmmmp_segment_get_by_id(other, 1), 0),
 			 0);
-	mp_unref(other);
-	assert_int_equal(mp_monitor_read(mon, &seg), 0);
-	assert_int_equal(mp_segment_get_id(seg), 1);
-	assert_non_null(mp_segment_get_device(seg));
-	mp_monitor_free(mon);
+	cmmmp_unref(other);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), 0);
+	assert_int_equal(cmmmp_segment_get_id(seg), 1);
+	assert_non_null(cmmmp_segment_get_device(seg));
+	cmmmp_monitor_free(mon);
 }
 
 static void test_misc(void **state)
@@ -514,21 +515,21 @@ static void test_misc(void **state)
 	struct fixture *f = *state;
 	struct mp_ctx *ctx;
 
-	assert_int_equal(mp_new(NULL), -EINVAL);
-	assert_int_equal(mp_new(&ctx), 0);
-	assert_ptr_equal(mp_ref(ctx), ctx);
-	mp_unref(ctx);
-	mp_unref(ctx);
-	mp_unref(NULL);
-	assert_int_equal(mp_refresh(NULL), -EINVAL);
-	assert_int_equal(mp_segment_online(NULL, 0), -EINVAL);
-	assert_int_equal(mp_segment_offline(NULL), -EINVAL);
-	assert_null(mp_segment_get_first(NULL));
-	assert_null(mp_segment_get_next(NULL));
-	assert_non_null(strstr(mp_strerror(-ENODEV), "not loaded"));
-	assert_string_equal(mp_strerror(-ENOSPC), strerror(ENOSPC));
-	assert_int_equal(mp_get_last_error(f->ctx), 0);
-	assert_string_equal(mp_get_last_error_msg(f->ctx), "");
+	assert_int_equal(cmmmp_new(NULL), -EINVAL);
+	assert_int_equal(cmmmp_new(&ctx), 0);
+	assert_ptr_equal(cmmmp_ref(ctx), ctx);
+	cmmmp_unref(ctx);
+	cmmmp_unref(ctx);
+	cmmmp_unref(NULL);
+	assert_int_equal(cmmmp_refresh(NULL), -EINVAL);
+	assert_int_equal(cmmmp_segment_online(NULL, 0), -EINVAL);
+	assert_int_equal(cmmmp_segment_offline(NULL), -EINVAL);
+	assert_null(cmmmp_segment_get_first(NULL));
+	assert_null(cmmmp_segment_get_next(NULL));
+	assert_non_null(strstr(cmmmp_strerror(-ENODEV), "not loaded"));
+	assert_string_equal(cmmmp_strerror(-ENOSPC), strerror(ENOSPC));
+	assert_int_equal(cmmmp_get_last_error(f->ctx), 0);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx), "");
 }
 
 /* A file of the fixture's directory, "" when absent, without newline. */
@@ -564,17 +565,17 @@ static void test_pool_key(void **state)
 	assert_int_equal(setenv("FAKE_CMM_MP_KEYLOG", log, 1), 0);
 
 	/* refused here, before anything is sent */
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_CLEAR, 0, key), -EINVAL);
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, NULL), -EINVAL);
-	assert_int_equal(mp_pool_set_key(f->ctx, (enum mp_key_op)9, 1, key),
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_CLEAR, 0, key), -EINVAL);
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_SET, 1, NULL), -EINVAL);
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, (enum mp_key_op)9, 1, key),
 			 -EINVAL);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
 	read_file(f, "keylog", buf, sizeof(buf));
 	assert_string_equal(buf, "");
 
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_ACCEPT, 7, key), 0);
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 7, key), 0);
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_CLEAR, 0, NULL), 0);
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_ACCEPT, 7, key), 0);
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_SET, 7, key), 0);
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_CLEAR, 0, NULL), 0);
 	read_file(f, "keylog", buf, sizeof(buf));
 	assert_string_equal(buf,
 			    "2 7 00112233445566778899aabbccddeeff\n"
@@ -584,22 +585,58 @@ static void test_pool_key(void **state)
 	assert_string_equal(buf, "none\n");
 
 	/* the kernel's refusals, with its words */
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, zero), -EINVAL);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
-	assert_string_equal(mp_get_last_error_msg(f->ctx),
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_SET, 1, zero), -EINVAL);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx),
 			    "key refused: all zero");
 	assert_int_equal(setenv("FAKE_CMM_MP_NOBACKEND", "1", 1), 0);
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, key), -ENODEV);
-	assert_int_equal(mp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_SET, 1, key), -ENODEV);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
 	assert_int_equal(unsetenv("FAKE_CMM_MP_NOBACKEND"), 0);
 	assert_int_equal(setenv("FAKE_CMM_MP_NOTROOT", "1", 1), 0);
-	assert_int_equal(mp_pool_set_key(f->ctx, MP_KEY_SET, 1, key), -EPERM);
+	assert_int_equal(cmmmp_pool_set_key(f->ctx, MP_KEY_SET, 1, key), -EPERM);
 	assert_int_equal(unsetenv("FAKE_CMM_MP_NOTROOT"), 0);
 	read_file(f, "keylog", buf, sizeof(buf));
 	assert_string_equal(buf,	/* nothing refused reached the backend */
 			    "2 7 00112233445566778899aabbccddeeff\n"
 			    "1 7 00112233445566778899aabbccddeeff\n"
 			    "3 0 -\n");
+}
+
+/*
+ * Programs written before LIBMP_1.6 build (libmp.h's macros) and run (the
+ * library's mp_ aliases, in their old version nodes) unchanged.
+ */
+static void test_old_names(void **state)
+{
+	int (*old_new)(struct mp_ctx **ctx);
+	void (*old_unref)(struct mp_ctx *ctx);
+	struct mp_segment *seg;
+	struct mp_ctx *ctx;
+	void *lib;
+	int nr = 0;
+
+	assert_int_equal(mp_new(&ctx), 0);		/* the macros */
+	mp_segment_foreach(ctx, seg)
+		nr++;
+	assert_int_equal(nr, 4);
+	assert_string_equal(mp_seg_state_name(MP_SEG_OFFLINE), "offline");
+	mp_unref(ctx);
+
+	lib = dlopen("libmp.so.1", RTLD_NOW | RTLD_NOLOAD);
+	assert_non_null(lib);
+	*(void **)&old_new = dlvsym(lib, "mp_new", "LIBMP_1");
+	*(void **)&old_unref = dlvsym(lib, "mp_unref", "LIBMP_1");
+	assert_non_null(old_new);
+	assert_non_null(old_unref);
+	assert_ptr_equal(old_new, dlvsym(lib, "cmmmp_new", "LIBMP_1.6"));
+	assert_ptr_equal(dlvsym(lib, "mp_pool_set_key", "LIBMP_1.5"),
+			 dlvsym(lib, "cmmmp_pool_set_key", "LIBMP_1.6"));
+	assert_null(dlvsym(lib, "mp_new", "LIBMP_1.6"));
+	assert_int_equal(old_new(&ctx), 0);		/* an old binary's call */
+	assert_non_null(cmmmp_segment_get_by_id(ctx, 3));
+	old_unref(ctx);
+	dlclose(lib);
 }
 
 int main(void)
@@ -623,6 +660,7 @@ int main(void)
 		T(test_monitor_first),
 		T(test_misc),
 		T(test_pool_key),
+		T(test_old_names),
 	};
 #undef T
 
