@@ -70,14 +70,26 @@ u64 mp_rift_fail_time(const struct mp_rift_params *p)
 	return t;
 }
 
+/* The state of destination @dst, or NULL when the RIFT has none. */
+static struct mp_rift_peer *rift_peer(const struct mp_rift *r, u16 dst)
+{
+	if (dst < r->peer_base || (u32)(dst - r->peer_base) >= r->nr_peer)
+		return NULL;
+	return &r->peer[dst - r->peer_base];
+}
+
+void mp_rift_set_base(struct mp_rift *r, u16 base)
+{
+	r->peer_base = base;
+}
+
 u64 mp_rift_peer_rto(const struct mp_rift *r, u16 dst)
 {
-	const struct mp_rift_peer *pp;
+	const struct mp_rift_peer *pp = rift_peer(r, dst);
 	u64 rto;
 
-	if (dst >= r->nr_peer || !r->peer[dst].srtt)
+	if (!pp || !pp->srtt)
 		return r->p.rto_initial;
-	pp = &r->peer[dst];
 	rto = add_sat(pp->srtt, pp->rttvar > ~0ULL / 4 ? ~0ULL : 4 * pp->rttvar);
 	if (rto < r->p.rto_min)
 		rto = r->p.rto_min;
@@ -160,6 +172,7 @@ int mp_rift_init(struct mp_rift *r, const struct mp_rift_params *params,
 	r->peer = peer;
 	r->nr_ent = nr_ent;
 	r->nr_peer = nr_peer;
+	r->peer_base = 0;
 	r->nr_busy = 0;
 	for (i = 0; i < nr_ent; i++) {
 		memset(&ent[i], 0, sizeof(ent[i]));
@@ -174,11 +187,13 @@ int mp_rift_init(struct mp_rift *r, const struct mp_rift_params *params,
 
 int mp_rift_peer_reset(struct mp_rift *r, u16 dst, u16 start_sn)
 {
-	if (dst >= r->nr_peer)
+	struct mp_rift_peer *pp = rift_peer(r, dst);
+
+	if (!pp)
 		return -EINVAL;
-	if (r->peer[dst].inflight)
+	if (pp->inflight)
 		return -EBUSY;
-	peer_init(&r->peer[dst], start_sn);
+	peer_init(pp, start_sn);
 	return 0;
 }
 
@@ -189,9 +204,9 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	struct mp_rift_entry *e;
 	bool probe = false;
 
-	if (!ep || dst >= r->nr_peer)
+	pp = rift_peer(r, dst);
+	if (!ep || !pp)
 		return -EINVAL;
-	pp = &r->peer[dst];
 	/*
 	 * A destination that failed a request fails new ones at once, but
 	 * lets one probe through every probe_interval so that it can come
@@ -236,7 +251,9 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 
 u16 mp_rift_ack(const struct mp_rift *r, u16 dst)
 {
-	return dst < r->nr_peer ? r->peer[dst].done.base : 0;
+	const struct mp_rift_peer *pp = rift_peer(r, dst);
+
+	return pp ? pp->done.base : 0;
 }
 
 int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
@@ -265,7 +282,8 @@ int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
 void mp_rift_answered(struct mp_rift *r, struct mp_rift_entry *e, u64 now,
 		      bool retx)
 {
-	struct mp_rift_peer *pp = &r->peer[e->dst];
+	/* e is in flight: mp_rift_alloc() found its destination */
+	struct mp_rift_peer *pp = rift_peer(r, e->dst);
 
 	pp->unreachable = false;
 	if (!retx && now >= e->first_tx)
@@ -280,7 +298,7 @@ void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e)
 
 	if (!e || !e->valid)
 		return;
-	pp = &r->peer[e->dst];
+	pp = rift_peer(r, e->dst);
 	/* sn is unfinished, so it lies in (ack, ack + 64]: mark it done. */
 	mp_seqmap_mark(&pp->done, mp_seqmap_pos(&pp->done, e->sn));
 	pp->inflight--;
@@ -318,7 +336,7 @@ enum mp_rift_event mp_rift_poll(struct mp_rift *r, u64 now, unsigned int *pos,
 		}
 		e->expired = true;
 		e->deadline = ~0ULL;
-		pp = &r->peer[e->dst];
+		pp = rift_peer(r, e->dst);
 		pp->unreachable = true;
 		pp->probe_at = add_sat(now, r->p.probe_interval);
 		return MP_RIFT_TIMEOUT;
@@ -363,11 +381,15 @@ struct mp_rift_entry *mp_rift_next_busy(struct mp_rift *r, unsigned int *pos)
 
 bool mp_rift_peer_unreachable(const struct mp_rift *r, u16 dst)
 {
-	return dst < r->nr_peer && r->peer[dst].unreachable;
+	const struct mp_rift_peer *pp = rift_peer(r, dst);
+
+	return pp && pp->unreachable;
 }
 
 void mp_rift_peer_alive(struct mp_rift *r, u16 dst)
 {
-	if (dst < r->nr_peer)
-		r->peer[dst].unreachable = false;
+	struct mp_rift_peer *pp = rift_peer(r, dst);
+
+	if (pp)
+		pp->unreachable = false;
 }

@@ -85,6 +85,7 @@ struct mp_rift {
 	struct mp_rift_peer *peer;
 	u32 nr_ent;
 	u32 nr_peer;
+	u16 peer_base;		/* device id of @peer[0] (mp_rift_set_base()) */
 	u32 nr_busy;
 	u16 free_head;
 	u64 fail_time;		/* mp_rift_fail_time(&p), the budget */
@@ -108,6 +109,12 @@ void mp_rift_default_params(struct mp_rift_params *p);
 int mp_rift_init(struct mp_rift *r, const struct mp_rift_params *params,
 		 struct mp_rift_entry *ent, unsigned int nr_ent,
 		 struct mp_rift_peer *peer, unsigned int nr_peer, u16 start_sn);
+/*
+ * The destinations are device ids @base .. @base + nr_peer - 1 (after
+ * mp_rift_init(): 0 ..): a RIFT per destination needs one slot, not one
+ * per device id below it (O(N^2) for a pool of N).
+ */
+void mp_rift_set_base(struct mp_rift *r, u16 base);
 
 /*
  * Restart the sequence of one destination (new generation): it becomes

@@ -52,8 +52,6 @@
 #include "mp_disc.h"
 #include "mp_pamt.h"
 
-/* Devices a round can hear: the pool's limit plus room for impostors. */
-#define MPE_DISC_SLOTS		(2 * MPE_MAX_DEVS)
 #define MPE_DISC_TICK_MS	50
 
 /**
@@ -66,19 +64,26 @@
  * @pool: storage of @d: the members of the last formed pool
  * @out: the outcome of a round, only the work uses it
  * @proxy: members the work announces or probes for others, only the work
- *	uses it (off the stack: it is MPE_MAX_DEVS members)
+ *	uses it
+ * @max_pool: entries of @pool and @proxy: the largest pool (max_devs, at
+ *	most a pool map's); @heard and @out have twice as many (room for
+ *	impostors), @hash four times
  * @work: the periodic work
  * @m: the transport
+ *
+ * The tables are sized by max_devs when discovery starts (about 400 bytes
+ * per device: a round must be able to hear them all).
  */
 struct mpe_disc {
 	spinlock_t lock;	/* the tables */
 	bool stopping;
 	struct mp_disc d;
-	struct mp_dmember heard[MPE_DISC_SLOTS];
-	u32 hash[2 * MPE_DISC_SLOTS];
-	struct mp_dmember pool[MPE_MAX_DEVS];
-	struct mp_dmember out[MPE_DISC_SLOTS];
-	struct mp_dmember proxy[MPE_MAX_DEVS];
+	struct mp_dmember *heard;
+	u32 *hash;
+	struct mp_dmember *pool;
+	struct mp_dmember *out;
+	struct mp_dmember *proxy;
+	u32 max_pool;
 	struct delayed_work work;
 	struct mpe *m;
 };
@@ -162,16 +167,17 @@ void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb, const struct mp_frame *f)
 /* Close the data path for a round: nothing of the old generation flows. */
 static void mpe_disc_close(struct mpe *m, u32 round, const char *why)
 {
-	struct mpe_memb mb;
+	struct mpe_memb *mb = mpe_memb_dup(m);
+	bool was_running = mb && mb->running;
 
-	mpe_memb_get(m, &mb);
-	if (mb.running)
+	if (was_running)
 		pr_info("discovery round %u (%s): data path closed\n", round,
 			why);
 	else
 		pr_info("discovery round %u (%s)\n", round, why);
-	mb.running = false;
-	if (mpe_memb_set(m, &mb))
+	if (mb)
+		mb->running = false;
+	if (!mb || mpe_memb_set(m, mb))
 		pr_err("discovery: no memory to close the data path\n");
 	mpe_transport_reset(m, -ENETRESET);
 	mp_pool_update(CMM_MP_POOL_DISCOVERY, NULL, 0);
@@ -196,13 +202,14 @@ static void mpe_disc_finish(struct mpe *m, struct mp_dmember *v, u32 n,
 			    u32 round)
 {
 	struct mpe_disc *dc = m->disc;
-	struct mpe_memb mb = { .running = true, .gen = round };
+	struct mpe_memb *mb;
 	struct mp_pamt *t;
 	u32 i, lost = 0;
 	bool formed;
 	int self;
 
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	/* a pool map of MP_PAMT_MAX_DEVS entries: tens of KiB at 1024 */
+	t = kvzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return;
 	self = mp_disc_conclude(v, n, mp_local_seg_size(), round,
@@ -211,27 +218,35 @@ static void mpe_disc_finish(struct mpe *m, struct mp_dmember *v, u32 n,
 		if (self == -EEXIST)
 			mpe_disc_report_dups(v, n, round);
 		else
-			pr_err("discovery round %u: cannot build the pool map of %u devices: %d (at most %d devices, each at least one segment)\n",
-			       round, n, self, MPE_MAX_DEVS);
+			pr_err("discovery round %u: cannot build the pool map of %u devices: %d (at most %u devices, each at least one segment)\n",
+			       round, n, self, dc->max_pool);
 		spin_lock_bh(&dc->lock);
 		mp_disc_conflict(&dc->d, round, ktime_get_ns());
 		spin_unlock_bh(&dc->lock);
 		mp_pool_update(CMM_MP_POOL_CONFLICT, NULL, 0);
-		kfree(t);
+		kvfree(t);
 		return;
 	}
-	mb.devid = self;
-	mb.nr_devs = t->nr_devs;
+	/* not formed without it: the round ends again at the next tick */
+	mb = mpe_memb_alloc(t->nr_devs, GFP_KERNEL);
+	if (!mb) {
+		pr_err("discovery round %u: no memory for the membership\n",
+		       round);
+		kvfree(t);
+		return;
+	}
+	mb->running = true;
+	mb->gen = round;
+	mb->devid = self;
 	/* frames must fit the smallest MTU of the pool (protocol.rst) */
 	for (i = 0; i < n; i++)
-		if (!mb.mtu || v[i].mtu < mb.mtu)
-			mb.mtu = v[i].mtu;
+		if (!mb->mtu || v[i].mtu < mb->mtu)
+			mb->mtu = v[i].mtu;
 	for (i = 0; i < t->nr_devs; i++) {
-		ether_addr_copy(mb.mac[i], t->dev[i].mac);
-		if (t->dev[i].valid) {
-			mb.valid |= BIT(i);
-			mb.chip[i] = t->dev[i].chip_id;
-		}
+		ether_addr_copy(mb->dev[i].mac, t->dev[i].mac);
+		mb->dev[i].valid = t->dev[i].valid;
+		if (t->dev[i].valid)
+			mb->dev[i].chip = t->dev[i].chip_id;
 	}
 
 	spin_lock_bh(&dc->lock);
@@ -239,18 +254,19 @@ static void mpe_disc_finish(struct mpe *m, struct mp_dmember *v, u32 n,
 	formed = mp_disc_commit(&dc->d, v, n, round, ktime_get_ns());
 	spin_unlock_bh(&dc->lock);
 	if (!formed) {
-		kfree(t);
+		kfree(mb);
+		kvfree(t);
 		return;
 	}
 
 	if (mp_pool_update(CMM_MP_POOL_RUNTIME, t, self))
 		pr_err("discovery round %u: the pool device refused the map\n",
 		       round);
-	if (mpe_memb_set(m, &mb))
+	if (mpe_memb_set(m, mb))
 		pr_err("discovery: no memory to open the data path\n");
 	pr_info("discovery round %u: pool formed, generation %u, %u devices (%u lost), %u segments; we are device %d\n",
 		round, round, t->nr_devs, lost, t->nr_segs, self);
-	kfree(t);
+	kvfree(t);
 }
 
 static void mpe_disc_work(struct work_struct *w)
@@ -265,8 +281,8 @@ static void mpe_disc_work(struct work_struct *w)
 
 	eth_broadcast_addr(bcast);
 	spin_lock_bh(&dc->lock);
-	mp_disc_tick(&dc->d, ktime_get_ns(), dc->out, ARRAY_SIZE(dc->out),
-		     proxy, ARRAY_SIZE(dc->proxy), &tx);
+	mp_disc_tick(&dc->d, ktime_get_ns(), dc->out, 2 * dc->max_pool,
+		     proxy, dc->max_pool, &tx);
 	spin_unlock_bh(&dc->lock);
 
 	if (tx.silent)
@@ -300,6 +316,18 @@ static void mpe_disc_work(struct work_struct *w)
 	spin_unlock_bh(&dc->lock);
 }
 
+static void mpe_disc_free_tables(struct mpe_disc *dc)
+{
+	if (!dc)
+		return;
+	kvfree(dc->heard);
+	kvfree(dc->out);
+	kvfree(dc->hash);
+	kvfree(dc->pool);
+	kvfree(dc->proxy);
+	kfree(dc);
+}
+
 /**
  * mpe_disc_start() - take part in discovery
  * @m: the transport, receive handlers running
@@ -324,6 +352,17 @@ int mpe_disc_start(struct mpe *m)
 	dc = kzalloc(sizeof(*dc), GFP_KERNEL);
 	if (!dc)
 		return -ENOMEM;
+	/* the pool map holds MP_PAMT_MAX_DEVS devices at most */
+	dc->max_pool = min_t(u32, m->cfg.max_devs, MP_PAMT_MAX_DEVS);
+	dc->heard = kvcalloc(2 * dc->max_pool, sizeof(*dc->heard), GFP_KERNEL);
+	dc->out = kvcalloc(2 * dc->max_pool, sizeof(*dc->out), GFP_KERNEL);
+	dc->hash = kvcalloc(4 * dc->max_pool, sizeof(*dc->hash), GFP_KERNEL);
+	dc->pool = kvcalloc(dc->max_pool, sizeof(*dc->pool), GFP_KERNEL);
+	dc->proxy = kvcalloc(dc->max_pool, sizeof(*dc->proxy), GFP_KERNEL);
+	if (!dc->heard || !dc->out || !dc->hash || !dc->pool || !dc->proxy) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 	spin_lock_init(&dc->lock);
 	INIT_DELAYED_WORK(&dc->work, mpe_disc_work);
 	dc->m = m;
@@ -339,13 +378,11 @@ int mpe_disc_start(struct mpe *m)
 	}
 	if (!ret)
 		ret = mp_disc_init(&dc->d, &par, &self, dc->heard,
-				   ARRAY_SIZE(dc->heard), dc->hash,
-				   ARRAY_SIZE(dc->hash), dc->pool,
-				   ARRAY_SIZE(dc->pool), ktime_get_ns());
+				   2 * dc->max_pool, dc->hash, 4 * dc->max_pool,
+				   dc->pool, dc->max_pool, ktime_get_ns());
 	if (ret) {
 		pr_err("discovery needs a pool device and a unicast port address\n");
-		kfree(dc);
-		return ret;
+		goto err_free;
 	}
 	/* the receive handler sees it from now on */
 	smp_store_release(&m->disc, dc);
@@ -353,6 +390,18 @@ int mpe_disc_start(struct mpe *m)
 		self.chip_id, self.capacity >> 20, self.mac);
 	queue_delayed_work(system_wq, &dc->work, 0);
 	return 0;
+
+err_free:
+	/* never published: the receive handler cannot have seen it */
+	mpe_disc_free_tables(dc);
+	return ret;
+}
+
+/* Unload: free what mpe_disc_start() allocated (after mpe_disc_stop()). */
+void mpe_disc_free(struct mpe *m)
+{
+	mpe_disc_free_tables(m->disc);
+	m->disc = NULL;
 }
 
 /**

@@ -35,6 +35,10 @@ static char *peers;
 module_param(peers, charp, 0444);
 MODULE_PARM_DESC(peers, "static MAC table indexed by device id: MAC0,MAC1,... (ours included); empty (default): discovery");
 
+static uint max_devs = 1024;
+module_param(max_devs, uint, 0444);
+MODULE_PARM_DESC(max_devs, "the largest pool: entries of peers=, devices discovery takes (at most the pool map's limit); a peer's state is allocated only once a pool has it (default 1024)");
+
 static ushort ethertype_data = MP_ETH_P_DATA;
 module_param(ethertype_data, ushort, 0444);
 MODULE_PARM_DESC(ethertype_data, "EtherType of the data path (default 0x88B5)");
@@ -99,7 +103,7 @@ MODULE_PARM_DESC(disc_max_ms, "discovery: a round ends after this long whatever 
 
 static uint hb_interval_ms = 500;
 module_param(hb_interval_ms, uint, 0444);
-MODULE_PARM_DESC(hb_interval_ms, "discovery: members broadcast a heartbeat this often (default 500)");
+MODULE_PARM_DESC(hb_interval_ms, "discovery: members send heartbeats (to log2 N others) this often (default 500)");
 
 static uint hb_timeout_ms = 3000;
 module_param(hb_timeout_ms, uint, 0444);
@@ -149,19 +153,25 @@ static void mpe_update_mtu(struct mpe *m)
 static int mpe_parse_peers(struct mpe_config *c, const char *list)
 {
 	char *dup, *s, *tok;
+	const char *p;
+	u32 n = 1;
 	int ret = 0;
 
+	for (p = list; *p; p++)
+		n += *p == ',';
+	if (n > c->max_devs) {
+		pr_err("peers=: %u devices, max_devs is %u\n", n, c->max_devs);
+		return -EINVAL;
+	}
+	c->mac = kcalloc(n, ETH_ALEN, GFP_KERNEL);
 	dup = kstrdup(list, GFP_KERNEL);
-	if (!dup)
+	if (!dup || !c->mac) {
+		kfree(dup);
 		return -ENOMEM;
+	}
 	s = dup;
 	c->nr_devs = 0;
 	while ((tok = strsep(&s, ",")) != NULL) {
-		if (c->nr_devs == MPE_MAX_DEVS) {
-			pr_err("peers=: at most %d devices\n", MPE_MAX_DEVS);
-			ret = -EINVAL;
-			break;
-		}
 		if (!mac_pton(tok, c->mac[c->nr_devs]) ||
 		    !is_valid_ether_addr(c->mac[c->nr_devs])) {
 			pr_err("peers=: '%s' is not a unicast MAC address\n",
@@ -182,6 +192,11 @@ static int mpe_config_init(struct mpe_config *c)
 
 	strscpy(c->netdev, netdev, sizeof(c->netdev));
 	c->discovery = !peers || !*peers;
+	if (!max_devs || max_devs > MP_ETH_DEV_GONE) {
+		pr_err("max_devs must be 1..%u\n", MP_ETH_DEV_GONE);
+		return -EINVAL;
+	}
+	c->max_devs = max_devs;
 	c->disc_interval = (u64)disc_interval_ms * NSEC_PER_MSEC;
 	c->disc_window = (u64)disc_window_ms * NSEC_PER_MSEC;
 	c->disc_quiet = 3 * c->disc_interval;
@@ -246,44 +261,17 @@ static int mpe_config_init(struct mpe_config *c)
 	return 0;
 }
 
-/**
- * mpe_memb_set() - replace the membership the data path works with
- * @m: the transport
- * @n: the new one (copied)
- *
- * Sleeps: returns once no reader of the old one is left (RCU).
- * Return: 0 or -ENOMEM.
+/*
+ * The first membership: none with discovery, the static table of peers=
+ * otherwise (running from the start, every device valid; chip ids by
+ * mpe_memb_chips()).
  */
-int mpe_memb_set(struct mpe *m, const struct mpe_memb *n)
-{
-	struct mpe_memb *nb, *old;
-
-	nb = kmemdup(n, sizeof(*n), GFP_KERNEL);
-	if (!nb)
-		return -ENOMEM;
-	mutex_lock(&m->memb_mutex);
-	old = rcu_replace_pointer(m->memb, nb,
-				  lockdep_is_held(&m->memb_mutex));
-	mutex_unlock(&m->memb_mutex);
-	synchronize_rcu();
-	kfree(old);
-	return 0;
-}
-
-/* A copy of the current membership. */
-void mpe_memb_get(struct mpe *m, struct mpe_memb *out)
-{
-	rcu_read_lock();
-	*out = *rcu_dereference(m->memb);
-	rcu_read_unlock();
-}
-
-/* The static table of peers=: running from the start, every device valid. */
 static int mpe_memb_init(struct mpe *m)
 {
-	struct mpe_memb *mb = kzalloc(sizeof(*mb), GFP_KERNEL);
+	struct mpe_memb *mb;
 	unsigned int i;
 
+	mb = mpe_memb_alloc(m->cfg.discovery ? 0 : m->cfg.nr_devs, GFP_KERNEL);
 	if (!mb)
 		return -ENOMEM;
 	if (m->cfg.discovery) {
@@ -292,13 +280,12 @@ static int mpe_memb_init(struct mpe *m)
 		mb->running = true;
 		mb->gen = m->cfg.gen;
 		mb->devid = m->cfg.devid;
-		mb->nr_devs = m->cfg.nr_devs;
-		mb->valid = GENMASK(m->cfg.nr_devs - 1, 0);
-		for (i = 0; i < m->cfg.nr_devs; i++)
-			ether_addr_copy(mb->mac[i], m->cfg.mac[i]);
+		for (i = 0; i < m->cfg.nr_devs; i++) {
+			ether_addr_copy(mb->dev[i].mac, m->cfg.mac[i]);
+			mb->dev[i].valid = true;
+		}
 	}
-	RCU_INIT_POINTER(m->memb, mb);
-	return 0;
+	return mpe_memb_set(m, mb);
 }
 
 /*
@@ -314,8 +301,8 @@ static void mpe_memb_chips(struct mpe *m)
 	if (m->cfg.discovery)
 		return;
 	for (i = 0; i < m->cfg.nr_devs; i++)
-		mb->chip[i] = ether_addr_to_u64(m->cfg.mac[i]);
-	mb->chip[m->cfg.devid] = mp_pool_chip_id(m->ndev->dev_addr);
+		mb->dev[i].chip = ether_addr_to_u64(m->cfg.mac[i]);
+	mb->dev[m->cfg.devid].chip = mp_pool_chip_id(m->ndev->dev_addr);
 }
 
 static int mpe_backend_read(void *priv, u16 dst, u64 offset,
@@ -390,7 +377,7 @@ static int mpe_backend_peer_stats(void *priv, unsigned int idx,
 	if (idx >= self)
 		idx++;
 	if (idx < nr)
-		ether_addr_copy(p->mac, rcu_dereference(m->memb)->mac[idx]);
+		ether_addr_copy(p->mac, rcu_dereference(m->memb)->dev[idx].mac);
 	rcu_read_unlock();
 	if (idx >= nr)
 		return -ENOENT;
@@ -486,6 +473,9 @@ static int __init mpe_init(void)
 	ret = mpe_config_init(&m->cfg);
 	if (ret)
 		goto err_free;
+	ret = mpe_peers_init(m);
+	if (ret)
+		goto err_free;
 	ret = mpe_memb_init(m);
 	if (ret)
 		goto err_free;
@@ -511,18 +501,13 @@ static int __init mpe_init(void)
 	mpe_update_mtu(m);
 	rtnl_unlock();
 
-	ret = mpe_requester_init(m);
-	if (ret)
-		goto err_put;
-	mpe_responder_init(m);
-
 	m->nb.notifier_call = mpe_netdev_event;
 	/* the handlers are in place before the notifier may remove them */
 	mpe_rx_start(m);
 	ret = register_netdevice_notifier(&m->nb);
 	if (ret) {
 		mpe_rx_stop(m);
-		goto err_requester;
+		goto err_put;
 	}
 	/* a port unregistered before the notifier was there: give up */
 	rtnl_lock();
@@ -564,13 +549,13 @@ err_backend:
 err_rx:
 	mpe_port_detach(m);
 	unregister_netdevice_notifier(&m->nb);
-err_requester:
-	mpe_requester_exit(m);
 err_put:
 	if (!m->port_gone)
 		netdev_put(m->ndev, &m->ndev_tracker);
 err_free:
+	mpe_peers_exit(m);
 	kfree(rcu_access_pointer(m->memb));
+	kfree(m->cfg.mac);
 	kfree(m);
 	return ret;
 }
@@ -586,10 +571,11 @@ static void __exit mpe_exit(void)
 	mp_backend_unregister(&mpe_backend_ops);
 	mpe_port_detach(m);
 	unregister_netdevice_notifier(&m->nb);
-	mpe_requester_exit(m);
+	mpe_peers_exit(m);
 	mpe_auth_exit(m);
-	kfree(m->disc);
+	mpe_disc_free(m);
 	kfree(rcu_access_pointer(m->memb));
+	kfree(m->cfg.mac);
 	kfree(m);
 }
 

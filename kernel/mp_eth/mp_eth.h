@@ -34,19 +34,27 @@
 #include <linux/wait.h>
 
 #include "mp_frame.h"
+#include "mp_pamt.h"
 #include "mp_replay.h"
 #include "mp_rift.h"
 #include "mp_stats.h"
 #include "mp_window.h"
 
-#define MPE_MAX_DEVS	16
+/*
+ * The largest pool by default (module parameter max_devs): as many devices
+ * as a pool map holds. Nothing is sized by it but an array of pointers and
+ * discovery's tables: a peer's transport state (RIFT, receive window,
+ * counters) is allocated when a membership first has its device id.
+ */
+#define MPE_MAX_DEVS_DEFAULT	MP_PAMT_MAX_DEVS
 
 /**
  * struct mpe_config - who we are and how to reach the others
  * @netdev: backend port
  * @devid: this device's id (its rank in the pool)
  * @nr_devs: entries in @mac, ours included
- * @mac: MAC table indexed by device id
+ * @max_devs: the largest pool (peers= entries, discovery's tables)
+ * @mac: MAC table indexed by device id (peers=, @nr_devs entries)
  * @etype_data: EtherType of requests and responses
  * @etype_ctrl: EtherType of discovery and membership
  * @gen: pool membership generation
@@ -73,7 +81,8 @@ struct mpe_config {
 	char netdev[IFNAMSIZ];
 	u16 devid;
 	u16 nr_devs;
-	u8 mac[MPE_MAX_DEVS][ETH_ALEN];
+	u32 max_devs;
+	u8 (*mac)[ETH_ALEN];
 	u16 etype_data;
 	u16 etype_ctrl;
 	u32 gen;
@@ -93,17 +102,33 @@ struct mpe_config {
 };
 
 /**
+ * struct mpe_memb_dev - one device id of the membership
+ * @chip: its chip id (0: lost); the pool device keeps what each member
+ *	holds by chip id, which no newcomer can take over
+ * @mac: its backend port
+ * @valid: a member now (false: lost)
+ */
+struct mpe_memb_dev {
+	u64 chip;
+	u8 mac[ETH_ALEN];
+	bool valid;
+};
+
+/**
  * struct mpe_memb - the membership the data path works with (RCU)
  * @rcu: freed after a grace period
  * @running: the pool is formed: data frames may flow
  * @gen: generation; data frames of any other are dropped
  * @devid: our device id (MP_ETH_DEV_ANY when not running)
- * @nr_devs: entries of @mac
- * @valid: bit i set when device i is a member now (clear: lost)
+ * @nr_devs: entries of @dev
  * @mtu: the smallest L2 MTU of the members (discovery), 0: not known
- * @mac: MAC table indexed by device id
- * @chip: chip id of each device id (0: lost); the pool device keeps what
- *	each member holds by chip id, which no newcomer can take over
+ * @hash_mask: entries of @hash - 1
+ * @hash: index of @dev by MAC (device id + 1, 0: free), in the same
+ *	allocation; built by mpe_memb_set(): a frame's sender is found in
+ *	O(1), however large the pool
+ * @dev: the devices, by device id
+ *
+ * Sized for its pool: mpe_memb_alloc().
  */
 struct mpe_memb {
 	struct rcu_head rcu;
@@ -111,10 +136,10 @@ struct mpe_memb {
 	u32 gen;
 	u16 devid;
 	u16 nr_devs;
-	u32 valid;
 	u32 mtu;
-	u8 mac[MPE_MAX_DEVS][ETH_ALEN];
-	u64 chip[MPE_MAX_DEVS];
+	u32 hash_mask;
+	u16 *hash;
+	struct mpe_memb_dev dev[];
 };
 
 struct mpe_disc;
@@ -198,10 +223,11 @@ struct mpe_dp {
  * struct mpe_rq - the requester's state towards one destination
  * @lock: everything here and the transfers to this destination
  * @m: the transport
- * @rift: the RIFT of this destination (only its slot of the destination's
- *	device id is used)
+ * @dst: the destination's device id
+ * @rift: the RIFT of this destination, whose one destination slot is
+ *	@dst (mp_rift_set_base())
  * @ent: its entries
- * @rpeer: its destination slots, 0 .. the destination's device id
+ * @rpeer: its destination slot
  * @timer: retransmissions and timeouts, at @rift's earliest deadline
  * @credit: bumped by every finished request
  * @wq: issuers waiting for room in @rift (a change of @credit)
@@ -210,6 +236,7 @@ struct mpe_dp {
 struct mpe_rq {
 	spinlock_t lock;		/* everything here */
 	struct mpe *m;
+	u16 dst;
 	struct mp_rift rift;
 	struct mp_rift_entry *ent;
 	struct mp_rift_peer *rpeer;
@@ -259,8 +286,20 @@ struct mpe {
 	atomic64_t stamp;		/* of the last tagged frame sent */
 	spinlock_t replay_lock;		/* replay, from the receive path */
 	struct mp_replay replay;	/* control senders' last stamps */
-	struct mpe_peer peer[MPE_MAX_DEVS];
+	/*
+	 * cfg.max_devs pointers; peer i is allocated (peers.c) before a
+	 * membership with device id i is published, and freed at unload.
+	 * Read with mpe_peer().
+	 */
+	struct mpe_peer **peers;
 };
+
+/* Peer @id's state, or NULL when no membership has had it yet. */
+static inline struct mpe_peer *mpe_peer(struct mpe *m, u32 id)
+{
+	/* pairs with the release in mpe_peer_alloc() */
+	return id < m->cfg.max_devs ? smp_load_acquire(&m->peers[id]) : NULL;
+}
 
 /*
  * One transfer of the caller: the context of its RIFT entries. Fields
@@ -283,8 +322,13 @@ struct mpe_xfer {
 u32 mpe_max_payload(struct mpe *m);
 u32 mpe_rx_payload(struct mpe *m);
 
-int mpe_memb_set(struct mpe *m, const struct mpe_memb *n);
-void mpe_memb_get(struct mpe *m, struct mpe_memb *out);
+/* peers.c */
+struct mpe_memb *mpe_memb_alloc(u32 nr_devs, gfp_t gfp);
+struct mpe_memb *mpe_memb_dup(struct mpe *m);
+int mpe_memb_set(struct mpe *m, struct mpe_memb *n);
+int mpe_memb_peer_by_mac(const struct mpe_memb *mb, const u8 *mac);
+int mpe_peers_init(struct mpe *m);
+void mpe_peers_exit(struct mpe *m);
 
 /* tx.c */
 struct sk_buff *mpe_frame_alloc(struct mpe *m, u32 payload, gfp_t gfp);
@@ -306,9 +350,9 @@ int mpe_rx_start(struct mpe *m);
 void mpe_rx_stop(struct mpe *m);
 
 /* requester.c */
-int mpe_requester_init(struct mpe *m);
+int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);
+void mpe_rq_exit(struct mpe_rq *q);
 u32 mpe_rift_entries(struct mpe *m);
-void mpe_requester_exit(struct mpe *m);
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);
@@ -317,11 +361,12 @@ void mpe_transport_reset(struct mpe *m, int err);
 /* discovery.c */
 int mpe_disc_start(struct mpe *m);
 void mpe_disc_stop(struct mpe *m);
+void mpe_disc_free(struct mpe *m);
 void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb,
 		  const struct mp_frame *f);
 
 /* responder.c */
-void mpe_responder_init(struct mpe *m);
+void mpe_responder_peer_init(struct mpe *m, struct mpe_peer *p);
 void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		    const struct mp_frame *f, u64 chip);
 

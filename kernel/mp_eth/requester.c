@@ -285,7 +285,9 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 	struct mp_rift_entry *e;
 	struct sk_buff_head tx;
 	struct mpe_rq *q;
-	u32 issued = 0, chunk = 0, valid;
+	u32 issued = 0, chunk = 0;
+	struct mpe_peer *peer;
+	bool valid;
 	struct iov_iter src = *iter;
 	u16 self, nr_devs;
 	struct mp_frame f;
@@ -297,9 +299,9 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 	mb = rcu_dereference(m->memb);
 	running = mb->running;
 	self = mb->devid;
-	chip = self < MPE_MAX_DEVS ? mb->chip[self] : 0;
+	chip = self < mb->nr_devs ? mb->dev[self].chip : 0;
 	nr_devs = mb->nr_devs;
-	valid = mb->valid;
+	valid = dst < nr_devs && mb->dev[dst].valid;
 	rcu_read_unlock();
 	if (!running)
 		return -EAGAIN;
@@ -310,8 +312,11 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 		return -EINVAL;	/* the pool device arbitrates its own */
 	if (dst == self)
 		return mpe_xfer_local(m, chip, op, offset, iter);
-	q = &m->peer[dst].req;
-	if (!(valid & BIT(dst))) {
+	peer = mpe_peer(m, dst);
+	if (!peer)
+		return -EAGAIN;	/* cannot be: its membership made it */
+	q = &peer->req;
+	if (!valid) {
 		spin_lock_bh(&q->lock);
 		q->st.fast_fails++;
 		spin_unlock_bh(&q->lock);
@@ -401,12 +406,17 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f)
 {
-	struct mpe_rq *q = &m->peer[f->src].req;
-	struct mp_peer_stats *st = &q->st;
+	struct mpe_peer *p = mpe_peer(m, f->src);
+	struct mp_peer_stats *st;
 	struct mp_rift_entry *e;
+	struct mpe_rq *q;
 	struct mpe_xfer *x;
 	int ret;
 
+	if (!p)
+		return;	/* cannot be: the caller found its sender */
+	q = &p->req;
+	st = &q->st;
 	spin_lock(&q->lock);
 	st->rx++;
 	ret = mp_rift_match(&q->rift, f->tag, f->sn, f->src, &e);
@@ -456,9 +466,13 @@ void mpe_transport_reset(struct mpe *m, int err)
 	struct mp_rift_entry *e;
 	unsigned int pos, i;
 
-	for (i = 0; i < MPE_MAX_DEVS; i++) {
-		struct mpe_rq *q = &m->peer[i].req;
+	for (i = 0; i < m->cfg.max_devs; i++) {
+		struct mpe_peer *p = mpe_peer(m, i);
+		struct mpe_rq *q;
 
+		if (!p)
+			continue;
+		q = &p->req;
 		pos = 0;
 		spin_lock_bh(&q->lock);
 		while ((e = mp_rift_next_busy(&q->rift, &pos)))
@@ -466,9 +480,11 @@ void mpe_transport_reset(struct mpe *m, int err)
 		mp_rift_peer_reset(&q->rift, i, get_random_u16());
 		spin_unlock_bh(&q->lock);
 	}
-	for (i = 0; i < MPE_MAX_DEVS; i++) {
-		struct mpe_peer *p = &m->peer[i];
+	for (i = 0; i < m->cfg.max_devs; i++) {
+		struct mpe_peer *p = mpe_peer(m, i);
 
+		if (!p)
+			continue;
 		spin_lock_bh(&p->lock);
 		mp_window_reset(&p->win);
 		p->win_skipped = p->win.skipped;
@@ -482,62 +498,50 @@ u32 mpe_rift_entries(struct mpe *m)
 	return min_t(u32, m->cfg.entries, MP_RIFT_WINDOW);
 }
 
-static void mpe_rq_free(struct mpe *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < MPE_MAX_DEVS; i++) {
-		kfree(m->peer[i].req.ent);
-		kfree(m->peer[i].req.rpeer);
-	}
-}
-
-/*
+/**
+ * mpe_rq_init() - the requester's state towards @dst
+ * @m: the transport
+ * @q: in a new peer (peers.c), zeroed
+ * @dst: its device id
+ *
  * One RIFT per destination, each under its own lock with its own timer:
- * nothing global on the path of a request. Only the RIFT's slot of its
- * destination (the last of dst + 1) is used.
+ * nothing global on the path of a request. Its one destination slot is
+ * @dst's. Return: 0 or -ENOMEM.
  */
-int mpe_requester_init(struct mpe *m)
+int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst)
 {
-	unsigned int n = mpe_rift_entries(m), i;
+	unsigned int n = mpe_rift_entries(m);
 	int ret;
 
-	for (i = 0; i < MPE_MAX_DEVS; i++) {
-		struct mpe_rq *q = &m->peer[i].req;
-
-		spin_lock_init(&q->lock);
-		init_waitqueue_head(&q->wq);
-		hrtimer_init(&q->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-		q->timer.function = mpe_timer_fn;
-		q->m = m;
-		q->ent = kcalloc(n, sizeof(*q->ent), GFP_KERNEL);
-		q->rpeer = kcalloc(i + 1, sizeof(*q->rpeer), GFP_KERNEL);
-		if (!q->ent || !q->rpeer) {
-			ret = -ENOMEM;
-			goto err;
-		}
+	spin_lock_init(&q->lock);
+	init_waitqueue_head(&q->wq);
+	hrtimer_init(&q->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	q->timer.function = mpe_timer_fn;
+	q->m = m;
+	q->dst = dst;
+	q->ent = kcalloc(n, sizeof(*q->ent), GFP_KERNEL);
+	q->rpeer = kcalloc(1, sizeof(*q->rpeer), GFP_KERNEL);
+	ret = q->ent && q->rpeer ? 0 : -ENOMEM;
+	if (!ret)
 		ret = mp_rift_init(&q->rift, &m->cfg.rift, q->ent, n, q->rpeer,
-				   i + 1, m->cfg.start_sn);
-		if (ret)
-			goto err;
+				   1, m->cfg.start_sn);
+	if (ret) {
+		kfree(q->ent);
+		kfree(q->rpeer);
+		return ret;
 	}
+	mp_rift_set_base(&q->rift, dst);
 	return 0;
-err:
-	mpe_rq_free(m);
-	return ret;
 }
 
 /*
- * No transfer can be running (the test device and the backend slot are
- * gone): stop the timers and release the tables.
+ * Unload: no transfer can be running (the test device and the backend
+ * slot are gone): stop the timer and release the table.
  */
-void mpe_requester_exit(struct mpe *m)
+void mpe_rq_exit(struct mpe_rq *q)
 {
-	unsigned int i;
-
-	for (i = 0; i < MPE_MAX_DEVS; i++) {
-		hrtimer_cancel(&m->peer[i].req.timer);
-		WARN_ON_ONCE(m->peer[i].req.rift.nr_busy);
-	}
-	mpe_rq_free(m);
+	hrtimer_cancel(&q->timer);
+	WARN_ON_ONCE(q->rift.nr_busy);
+	kfree(q->ent);
+	kfree(q->rpeer);
 }

@@ -120,13 +120,15 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
 void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		    const struct mp_frame *f, u64 chip)
 {
-	struct mpe_peer *p = &m->peer[f->src];
+	struct mpe_peer *p = mpe_peer(m, f->src);
 	int ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
 	struct sk_buff *out = NULL;
 	enum mp_window_verdict v;
 	struct mp_frame r;
 	int status = 0, cached = 0;
 
+	if (!p)
+		return;	/* cannot be: the caller found its sender */
 	spin_lock(&p->lock);
 	p->rs.rx++;
 	v = mp_window_check_stamped(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
@@ -179,16 +181,11 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		mpe_frame_defer(m, out, &r);
 }
 
-void mpe_responder_init(struct mpe *m)
+/* A new peer's receive window (peers.c): waits to sync on its first SN. */
+void mpe_responder_peer_init(struct mpe *m, struct mpe_peer *p)
 {
-	unsigned int i;
-
-	for (i = 0; i < MPE_MAX_DEVS; i++) {
-		struct mpe_peer *p = &m->peer[i];
-
-		spin_lock_init(&p->lock);
-		mp_window_init(&p->win, 0);
-		mp_window_reset(&p->win);
-		p->win.gap_timeout = m->cfg.gap_timeout;
-	}
+	spin_lock_init(&p->lock);
+	mp_window_init(&p->win, 0);
+	mp_window_reset(&p->win);
+	p->win.gap_timeout = m->cfg.gap_timeout;
 }

@@ -23,16 +23,6 @@
 #include "mp_eth.h"
 #include "mp_eth_trace.h"
 
-static int mpe_peer_by_mac(const struct mpe_memb *mb, const u8 *mac)
-{
-	unsigned int i;
-
-	for (i = 0; i < mb->nr_devs; i++)
-		if (i != mb->devid && ether_addr_equal(mac, mb->mac[i]))
-			return i;
-	return -1;
-}
-
 /* Drop a frame for @why; @peer is the member its source MAC belongs to. */
 static void mpe_drop(struct mpe *m, int peer, atomic64_t *why)
 {
@@ -42,7 +32,9 @@ static void mpe_drop(struct mpe *m, int peer, atomic64_t *why)
 	atomic64_inc(&m->dropped);
 	if (peer < 0)
 		return;
-	p = &m->peer[peer];
+	p = mpe_peer(m, peer);
+	if (!p)
+		return;
 	spin_lock(&p->lock);
 	p->rs.malformed++;
 	spin_unlock(&p->lock);
@@ -69,7 +61,7 @@ static atomic64_t *mpe_data_check(struct mpe *m, const struct mpe_memb *mb,
 	 */
 	if (f->src != peer) {
 		if (peer >= 0 || (f->src < mb->nr_devs &&
-				  !ether_addr_equal(src_mac, mb->mac[f->src])))
+				  !ether_addr_equal(src_mac, mb->dev[f->src].mac)))
 			return &d->forged_src;
 		return &d->unknown_src;
 	}
@@ -120,7 +112,7 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 
 	/* receive handlers run under rcu_read_lock() */
 	mb = rcu_dereference(m->memb);
-	peer = mpe_peer_by_mac(mb, eth_hdr(skb)->h_source);
+	peer = mpe_memb_peer_by_mac(mb, eth_hdr(skb)->h_source);
 	/* reads the header, and the trailer of a (linear) tagged frame */
 	if (mp_frame_decode(skb->data, skb->len, mpe_rx_payload(m), &f)) {
 		mpe_drop(m, peer, &m->drops.malformed);
@@ -154,15 +146,15 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	trace_mp_eth_recv(&f);
 	if (mp_frame_op_is_request(f.op))
-		mpe_rx_request(m, skb, &f, mb->chip[f.src]);
+		mpe_rx_request(m, skb, &f, mb->dev[f.src].chip);
 	else
 		mpe_rx_response(m, skb, &f);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 
 malformed:
-	mpe_drop(m, mpe_peer_by_mac(rcu_dereference(m->memb),
-				    eth_hdr(skb)->h_source),
+	mpe_drop(m, mpe_memb_peer_by_mac(rcu_dereference(m->memb),
+					 eth_hdr(skb)->h_source),
 		 &m->drops.malformed);
 drop:
 	kfree_skb(skb);

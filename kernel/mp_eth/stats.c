@@ -26,7 +26,7 @@ static void mpe_stats_add(struct mp_peer_stats *d,
 /**
  * mpe_peer_stats() - counters and state of peer @id
  * @m: the transport
- * @id: device id, < MPE_MAX_DEVS
+ * @id: device id, < max_devs; a peer no membership had yet has nothing
  * @st: the sum of requester and responder counters
  * @inflight: requests to @id in flight
  * @reachable: false after a timeout, until the peer answers again
@@ -34,12 +34,17 @@ static void mpe_stats_add(struct mp_peer_stats *d,
 void mpe_peer_stats(struct mpe *m, u16 id, struct mp_peer_stats *st,
 		    u32 *inflight, bool *reachable)
 {
-	struct mpe_peer *p = &m->peer[id];
+	struct mpe_peer *p = mpe_peer(m, id);
 
 	memset(st, 0, sizeof(*st));
+	*inflight = 0;
+	*reachable = true;
+	if (!p)
+		return;
 	spin_lock_bh(&p->req.lock);
 	mpe_stats_add(st, &p->req.st);
-	*inflight = p->req.rift.peer[id].inflight;
+	/* the destination's RIFT has its one slot */
+	*inflight = p->req.rift.peer[0].inflight;
 	*reachable = !mp_rift_peer_unreachable(&p->req.rift, id);
 	spin_unlock_bh(&p->req.lock);
 	spin_lock_bh(&p->lock);
@@ -53,10 +58,14 @@ u32 mpe_inflight(struct mpe *m)
 	unsigned int i;
 	u32 n = 0;
 
-	for (i = 0; i < MPE_MAX_DEVS; i++) {
-		spin_lock_bh(&m->peer[i].req.lock);
-		n += m->peer[i].req.rift.nr_busy;
-		spin_unlock_bh(&m->peer[i].req.lock);
+	for (i = 0; i < m->cfg.max_devs; i++) {
+		struct mpe_peer *p = mpe_peer(m, i);
+
+		if (!p)
+			continue;
+		spin_lock_bh(&p->req.lock);
+		n += p->req.rift.nr_busy;
+		spin_unlock_bh(&p->req.lock);
 	}
 	return n;
 }

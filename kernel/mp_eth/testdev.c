@@ -75,6 +75,7 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 {
 	struct mpe_test_peer p;
 	struct mp_peer_stats st;
+	struct mpe_peer *peer;
 	struct mpe_rq *q;
 	bool reachable;
 	u32 inflight;
@@ -85,18 +86,20 @@ static long mpe_ioc_peer(struct mpe *m, void __user *arg)
 	rcu_read_lock();
 	nr = rcu_dereference(m->memb)->nr_devs;
 	rcu_read_unlock();
-	if (p.id >= nr)
+	peer = p.id < nr ? mpe_peer(m, p.id) : NULL;
+	if (!peer)
 		return -ENOENT;
 	mpe_peer_stats(m, p.id, &st, &inflight, &reachable);
 	p.reachable = reachable;
 	p.inflight = inflight;
-	q = &m->peer[p.id].req;
+	q = &peer->req;
 	spin_lock_bh(&q->lock);
-	p.next_sn = q->rift.peer[p.id].next_sn;
+	/* the destination's RIFT has its one slot */
+	p.next_sn = q->rift.peer[0].next_sn;
 	p.ack = mp_rift_ack(&q->rift, p.id);
-	p.srtt = q->rift.peer[p.id].srtt;
-	p.rttvar = q->rift.peer[p.id].rttvar;
-	p.rtt_samples = q->rift.peer[p.id].samples;
+	p.srtt = q->rift.peer[0].srtt;
+	p.rttvar = q->rift.peer[0].rttvar;
+	p.rtt_samples = q->rift.peer[0].samples;
 	p.rto = mp_rift_peer_rto(&q->rift, p.id);
 	spin_unlock_bh(&q->lock);
 	p.tx = st.tx;

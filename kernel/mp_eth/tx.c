@@ -71,7 +71,7 @@ static int mpe_frame_dst(struct mpe *m, const struct mp_frame *f, u8 *dst_mac)
 	if (f->dst >= mb->nr_devs || f->gen != mb->gen)
 		ret = -ESTALE;
 	else
-		ether_addr_copy(dst_mac, mb->mac[f->dst]);
+		ether_addr_copy(dst_mac, mb->dev[f->dst].mac);
 	rcu_read_unlock();
 	return ret;
 }

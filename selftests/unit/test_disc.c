@@ -15,6 +15,7 @@
 
 #include "mp_disc.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MS		1000000ULL
 #define MiB		(1024ULL * 1024)
 #define NDEV		5
@@ -647,7 +648,7 @@ static void test_ranks(void **state)
 	struct mp_disc d;
 	u32 z, n, j, k, live, nlost;
 
-	for (z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+	for (z = 0; z < ARRAY_SIZE(sizes); z++) {
 		n = sizes[z];
 		memset(to, 0, sizeof(to));
 		for (j = 0, nlost = 0; j < n; j++) {

@@ -129,6 +129,67 @@ static void test_order_independent(void **state)
 	}
 }
 
+/*
+ * 1024 devices (the build's MP_PAMT_MAX_DEVS, pamt.mk), listed in reverse
+ * and in a shuffled order: the same map, device ids are the ranks, every
+ * segment and every byte boundary resolves to its device (by bisection
+ * now), a lost device's range fails and a chip id finds its device id.
+ */
+static void test_1024(void **state)
+{
+	static struct mp_member m[1024], r[1024];
+	static struct mp_pamt a, b;
+	u32 i, j, dev, seg = 0;
+	u64 nha, off, room;
+
+	assert_true(MP_PAMT_MAX_DEVS >= 1024);
+	for (i = 0; i < 1024; i++) {
+		m[i] = member(0x1000 + 7 * (u64)(1023 - i), (1 + i % 4) * 128 * MiB,
+			      (u8)i);
+		m[i].mac[4] = (u8)(i >> 8);
+	}
+	srand(28);
+	memcpy(r, m, sizeof(r));
+	for (i = 1023; i > 0; i--) {
+		struct mp_member tmp;
+
+		j = (u32)rand() % (i + 1);
+		tmp = r[i];
+		r[i] = r[j];
+		r[j] = tmp;
+	}
+	assert_int_equal(mp_pamt_build(&a, m, 1024, 128 * MiB, 9), 0);
+	assert_int_equal(mp_pamt_build(&b, r, 1024, 128 * MiB, 9), 0);
+	assert_true(mp_pamt_equal(&a, &b));
+	assert_int_equal(a.nr_devs, 1024);
+	for (i = 0; i < 1024; i++) {
+		const struct mp_pamt_entry *e = &a.dev[i];
+
+		assert_int_equal(e->chip_id, 0x1000 + 7 * (u64)i);
+		assert_int_equal(mp_pamt_devid_of(&a, e->chip_id), i);
+		assert_int_equal(e->first_seg, seg);
+		for (j = 0; j < e->nr_segs; j++, seg++) {
+			assert_int_equal(mp_pamt_seg(&a, seg, &dev, &nha, &off), 0);
+			assert_int_equal(dev, i);
+			assert_true(off == (u64)j * 128 * MiB);
+		}
+		assert_int_equal(mp_pamt_resolve(&a, e->nha + e->size - 1, &dev,
+						 &off, &room), 0);
+		assert_true(dev == i && room == 1 && off == e->size - 1);
+	}
+	assert_int_equal(seg, a.nr_segs);
+	assert_int_equal(mp_pamt_resolve(&a, a.pool_size, &dev, &off, NULL),
+			 -ENXIO);
+	assert_int_equal(mp_pamt_devid_of(&a, 0x1001), -ENOENT);
+	a.dev[700].valid = false;
+	assert_int_equal(mp_pamt_resolve(&a, a.dev[700].nha, &dev, &off, NULL),
+			 -ENXIO);
+	assert_int_equal(mp_pamt_devid_of(&a, a.dev[700].chip_id), -ENOENT);
+	assert_int_equal(mp_pamt_resolve(&a, a.dev[701].nha, &dev, &off, NULL),
+			 0);
+	assert_int_equal(dev, 701);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_order_independent),
+		cmocka_unit_test(test_1024),
 	};
 
 	return cmocka_run_group_tests_name("pamt", tests, NULL, NULL);

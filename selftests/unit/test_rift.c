@@ -590,10 +590,62 @@ static void test_unreachable(void **state)
 	assert_false(mp_rift_peer_unreachable(r, NPEER));
 }
 
+/*
+ * The module's layout for 1024 devices: one RIFT per destination, each
+ * with the one slot of its device id (mp_rift_set_base()), not a slot for
+ * every id below it. Each serves only its destination, with its own
+ * sequence numbers, acks, timeouts and reachability.
+ */
+static void test_base_1024(void **state)
+{
+	static struct mp_rift r[1024];
+	static struct mp_rift_entry ent[1024][4];
+	static struct mp_rift_peer peer[1024];
+	struct mp_rift_entry *e, *again;
+	unsigned int i, retx, fail;
+	u16 sn;
+
+	for (i = 0; i < 1024; i++) {
+		assert_int_equal(mp_rift_init(&r[i], NULL, ent[i], 4, &peer[i],
+					      1, (u16)(7 * i)), 0);
+		mp_rift_set_base(&r[i], (u16)i);
+	}
+	for (i = 0; i < 1024; i++) {
+		/* another destination has no slot here */
+		assert_int_equal(mp_rift_alloc(&r[i], (u16)(i ^ 1), 0, NULL,
+					       &e), -EINVAL);
+		assert_int_equal(mp_rift_peer_reset(&r[i], (u16)(i + 1), 0),
+				 -EINVAL);
+		e = alloc_ok(&r[i], (u16)i, 0);
+		assert_int_equal(e->dst, i);
+		assert_int_equal(e->sn, (u16)(7 * i));
+		sn = e->sn;
+		/* a response from another device does not complete it */
+		assert_int_equal(mp_rift_match(&r[i], e->tag, sn, (u16)(i ^ 1),
+					       &again), -EXDEV);
+		assert_int_equal(mp_rift_match(&r[i], e->tag, sn, (u16)i,
+					       &again), 0);
+		mp_rift_answered(&r[i], again, MS, false);
+		mp_rift_free(&r[i], again);
+		assert_int_equal(mp_rift_ack(&r[i], (u16)i), sn);
+		assert_true(mp_rift_peer_rto(&r[i], (u16)i) > 0);
+	}
+	/* a timeout marks only its own destination unreachable */
+	e = alloc_ok(&r[1000], 1000, 0);
+	poll_all(&r[1000], 10000 * MS, &retx, &fail);
+	assert_int_equal(fail, 1);
+	assert_true(mp_rift_peer_unreachable(&r[1000], 1000));
+	assert_false(mp_rift_peer_unreachable(&r[999], 999));
+	assert_false(mp_rift_peer_unreachable(&r[1000], 999));
+	mp_rift_peer_alive(&r[1000], 1000);
+	assert_false(mp_rift_peer_unreachable(&r[1000], 1000));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_base_1024),
 		cmocka_unit_test(test_alloc_sn_per_peer),
 		cmocka_unit_test(test_exhaustion),
 		cmocka_unit_test(test_window_limit),
