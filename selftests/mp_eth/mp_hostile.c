@@ -160,6 +160,22 @@ static void open_sock(const char *ifname, int promisc)
 		die("PACKET_ADD_MEMBERSHIP");
 }
 
+/*
+ * Receive every frame on the segment (@on) or only ours again; counted:
+ * capture and spoof keep the socket promiscuous throughout.
+ */
+static void set_promisc(int on)
+{
+	struct packet_mreq mr = {
+		.mr_ifindex = ifindex,
+		.mr_type = PACKET_MR_PROMISC,
+	};
+
+	if (setsockopt(sock, SOL_PACKET, on ? PACKET_ADD_MEMBERSHIP :
+		       PACKET_DROP_MEMBERSHIP, &mr, sizeof(mr)) < 0)
+		die("PACKET_ADD/DROP_MEMBERSHIP");
+}
+
 /* Send @len bytes (Ethernet header included) as they are. */
 static int send_raw(const unsigned char *frame, size_t len)
 {
@@ -270,8 +286,10 @@ static int cmp_member(const void *a, const void *b)
 }
 
 /*
- * Heartbeats are broadcast DISCOVER_ACKs that describe their sender: the
- * sorted chip ids give the device ids, the header's gen the generation.
+ * Heartbeats are DISCOVER_ACKs that describe their sender: the sorted
+ * chip ids give the device ids, the header's gen the generation. A formed
+ * pool sends them member to member (along the ranks, pool.rst), so on a
+ * hub they are seen in promiscuous mode only.
  */
 static struct member preset[MAX_MEMBERS];
 static unsigned int nr_preset;
@@ -316,6 +334,7 @@ static void scan(double secs)
 		return;
 	}
 	nr_members = 0;
+	set_promisc(1);
 	while (now_ns() < end) {
 		const unsigned char *t = f + ETH_HLEN, *p = t + MP_ETH_HDR_LEN;
 
@@ -338,6 +357,7 @@ static void scan(double secs)
 		members[i].capacity = get64(p + 8);
 		members[i].round = get32(t + 8);
 	}
+	set_promisc(0);
 	qsort(members, nr_members, sizeof(members[0]), cmp_member);
 	pool_gen = 0;
 	for (i = 0; i < nr_members; i++)
