@@ -107,6 +107,65 @@ static int seglist_expand(struct mpctl_seglist *l, const struct seg_item *it,
 	return 0;
 }
 
+/*
+ * One item, "N" or "N-M", at *@p (advanced past it). On failure *@p is
+ * where the fault is: the bad number, or the item's start for a range
+ * that goes down.
+ */
+static int parse_item(const char **p, struct seg_item *it)
+{
+	uint64_t lo, hi;
+	int rc;
+
+	it->at = *p;
+	rc = parse_dec(p, MPCTL_SEG_ID_MAX, &lo);
+	if (rc)
+		return rc;
+	hi = lo;
+	if (**p == '-') {
+		(*p)++;
+		rc = parse_dec(p, MPCTL_SEG_ID_MAX, &hi);
+		if (rc)
+			return rc;
+		if (hi < lo) {
+			*p = it->at;
+			return -EDOM;
+		}
+	}
+	it->lo = (uint32_t)lo;
+	it->hi = (uint32_t)hi;
+	return 0;
+}
+
+/*
+ * Append @it to @items, unless it overlaps one of them (-EEXIST) or makes
+ * the list too long (-E2BIG); *@nr_ids counts the ids so far.
+ */
+static int add_item(struct seg_item **items, size_t *nr, size_t *alloc,
+		    const struct seg_item *it, size_t *nr_ids)
+{
+	size_t i;
+
+	/* Items are few (bounded by the string): check them pairwise. */
+	for (i = 0; i < *nr; i++)
+		if (it->lo <= (*items)[i].hi && (*items)[i].lo <= it->hi)
+			return -EEXIST;
+	if (*nr_ids + (it->hi - it->lo + 1ULL) > MPCTL_SEGLIST_MAX)
+		return -E2BIG;
+	if (*nr == *alloc) {
+		size_t n = *alloc ? *alloc * 2 : 8;
+		struct seg_item *v = realloc(*items, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		*items = v;
+		*alloc = n;
+	}
+	(*items)[(*nr)++] = *it;
+	*nr_ids += it->hi - it->lo + 1ULL;
+	return 0;
+}
+
 /**
  * mpctl_seglist_parse() - parse "all", "0", "0,2", "1-3", "0,4-6"...
  * @l: result; free with mpctl_seglist_free() (also after an error)
@@ -120,8 +179,8 @@ static int seglist_expand(struct mpctl_seglist *l, const struct seg_item *it,
 int mpctl_seglist_parse(struct mpctl_seglist *l, const char *s,
 			const char **bad)
 {
-	struct seg_item *items = NULL;
-	size_t nr_items = 0, alloc = 0, nr_ids = 0, i;
+	struct seg_item *items = NULL, it;
+	size_t nr_items = 0, alloc = 0, nr_ids = 0;
 	const char *p = s;
 	int rc;
 
@@ -135,53 +194,15 @@ int mpctl_seglist_parse(struct mpctl_seglist *l, const char *s,
 		return 0;
 	}
 	for (;;) {
-		struct seg_item it = { .at = p };
-		uint64_t lo, hi;
-
-		rc = parse_dec(&p, MPCTL_SEG_ID_MAX, &lo);
+		rc = parse_item(&p, &it);
 		if (rc)
 			goto err;
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			rc = parse_dec(&p, MPCTL_SEG_ID_MAX, &hi);
-			if (rc)
-				goto err;
-			if (hi < lo) {
+		rc = add_item(&items, &nr_items, &alloc, &it, &nr_ids);
+		if (rc) {
+			if (rc != -ENOMEM)
 				p = it.at;
-				rc = -EDOM;
-				goto err;
-			}
-		}
-		it.lo = (uint32_t)lo;
-		it.hi = (uint32_t)hi;
-		/* Items are few (bounded by the string): check them pairwise. */
-		for (i = 0; i < nr_items; i++) {
-			if (it.lo <= items[i].hi && items[i].lo <= it.hi) {
-				p = it.at;
-				rc = -EEXIST;
-				goto err;
-			}
-		}
-		nr_ids += hi - lo + 1;
-		if (nr_ids > MPCTL_SEGLIST_MAX) {
-			p = it.at;
-			rc = -E2BIG;
 			goto err;
 		}
-		if (nr_items == alloc) {
-			size_t n = alloc ? alloc * 2 : 8;
-			struct seg_item *v = realloc(items, n * sizeof(*v));
-
-			if (!v) {
-				rc = -ENOMEM;
-				goto err;
-			}
-			items = v;
-			alloc = n;
-		}
-		items[nr_items++] = it;
-
 		if (!*p)
 			break;
 		if (*p != ',') {

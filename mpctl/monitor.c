@@ -68,6 +68,37 @@ static const struct util_cmd monitor_cmd = {
 "the state with 'mpctl list'.\n",
 };
 
+/*
+ * Print what is queued on @mon, up to @count segment events (0: no limit)
+ * counted in *@seen. Return: 0 when the queue is empty or the count is
+ * reached, else the exit status (reported).
+ */
+static int print_queued(struct mp_ctx *ctx, struct mp_monitor *mon,
+			unsigned int flags, uint32_t count, uint32_t *seen)
+{
+	struct mp_segment *seg;
+	int rc;
+
+	while (!count || *seen < count) {
+		rc = cmmmp_monitor_read(mon, &seg);
+		if (rc == -EAGAIN)
+			return 0;
+		if (rc == -ENOBUFS) {
+			/* Say so in-band and carry on. */
+			rc = print_event("lost", NULL, flags);
+		} else if (!rc) {
+			rc = print_event("segment", seg, flags);
+			(*seen)++;
+		} else {
+			return mpctl_fail_ctx("monitor", "events", ctx, rc,
+					      "reading events");
+		}
+		if (rc)
+			return mpctl_fail("monitor", NULL, "%s", strerror(-rc));
+	}
+	return 0;
+}
+
 int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv)
 {
 	unsigned int flags = MPCTL_VERBOSE;
@@ -97,42 +128,14 @@ int cmd_monitor(struct mp_ctx *ctx, int argc, char **argv)
 				      "cannot subscribe to the events group");
 	/* Device names for the events: read the pool once. */
 	rc = mpctl_load("monitor", ctx);
-	if (rc)
-		goto out;
-
-	while (!count || seen < count) {
-		struct mp_segment *seg;
-
+	while (!rc && (!count || seen < count)) {
 		rc = cmmmp_monitor_wait(mon, -1);
-		if (rc < 0) {
+		if (rc < 0)
 			rc = mpctl_fail("monitor", "events", "poll: %s",
 					strerror(-rc));
-			goto out;
-		}
-		while (!count || seen < count) {
-			rc = cmmmp_monitor_read(mon, &seg);
-			if (rc == -EAGAIN)
-				break;
-			if (rc == -ENOBUFS) {
-				/* Say so in-band and carry on. */
-				rc = print_event("lost", NULL, flags);
-			} else if (!rc) {
-				rc = print_event("segment", seg, flags);
-				seen++;
-			} else {
-				rc = mpctl_fail_ctx("monitor", "events", ctx,
-						    rc, "reading events");
-				goto out;
-			}
-			if (rc) {
-				rc = mpctl_fail("monitor", NULL, "%s",
-						strerror(-rc));
-				goto out;
-			}
-		}
+		else
+			rc = print_queued(ctx, mon, flags, count, &seen);
 	}
-	rc = MPCTL_EXIT_OK;
-out:
 	cmmmp_monitor_free(mon);
 	return rc;
 }
