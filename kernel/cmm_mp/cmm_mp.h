@@ -23,6 +23,9 @@
 #define MP_OWN_MAX_SHARERS	16
 
 struct mp_dev;
+struct mp_remote;
+struct netlink_ext_ack;
+struct notifier_block;
 
 /**
  * struct mp_seg - one Memory Pool Segment
@@ -42,7 +45,8 @@ struct mp_dev;
  * @res: claim of the range while online
  * @mgid: memory group id while online
  * @res_name: name of @res as shown in /proc/iomem
- * @kobj: /sys/class/cmm_mp/mpN/segments/segM (allocated: sysfs may outlive us)
+ * @sdev: its device, mpN.M on the cmm_mp bus (sysfs.c; allocated: a
+ *	device may outlive us)
  * @dev: the device backing this segment
  */
 struct mp_seg {
@@ -58,7 +62,7 @@ struct mp_seg {
 	struct resource *res;
 	int mgid;
 	char res_name[MP_RES_NAME_LEN];
-	struct kobject *kobj;
+	struct device *sdev;
 	struct mp_dev *dev;
 };
 
@@ -115,6 +119,71 @@ struct mp_dev {
 	struct xarray remote;
 };
 
+/* mp_seg_online(): the mode that fits (System RAM here, dax elsewhere) */
+#define MP_SEG_MODE_AUTO	U32_MAX
+
+struct mp_seg_ops;
+
+/**
+ * struct mp_seg_target - a segment on its way up or down (seg.c)
+ * @d: the pool device
+ * @id: pool-wide segment number
+ * @local: the segment, when it is one of the local device
+ * @ops: the mode it is brought up in, or is taken down from
+ * @devid: its backing device
+ * @idx: its index there
+ * @shared: sharing mode
+ */
+struct mp_seg_target {
+	struct mp_dev *d;
+	u32 id;
+	struct mp_seg *local;
+	const struct mp_seg_ops *ops;
+	u32 devid;
+	u32 idx;
+	bool shared;
+};
+
+/**
+ * struct mp_seg_ops - one way of using a segment on this host
+ * @name: "system-ram", "dax", "blk" (sysfs "mode", uevent MP_SEG_MODE;
+ *	mpctl's names)
+ * @mode: enum cmm_mp_seg_mode
+ * @any_device: a segment of another device fits too, not only ours
+ * @shareable: may be online in sharing mode
+ * @node: prefix of the device node ("mps": /dev/mps<N>), NULL for none
+ * @online: bring @t up, once its backing device gave it to this host;
+ *	the pool device's lock held; 0 or -errno, nothing changed then
+ * @offline: take @t down, the same way; before it is given back
+ * @add: modes with a device node: create it for mapping @r
+ * @del: remove it
+ */
+struct mp_seg_ops {
+	const char *name;
+	u32 mode;
+	bool any_device;
+	bool shareable;
+	const char *node;
+	int (*online)(const struct mp_seg_target *t,
+		      struct netlink_ext_ack *extack);
+	int (*offline)(const struct mp_seg_target *t,
+		       struct netlink_ext_ack *extack);
+	int (*add)(struct mp_remote *r);
+	void (*del)(struct mp_remote *r);
+};
+
+/**
+ * struct mp_seg_use - how a segment is used on this host (mp_seg_usage())
+ * @mode: enum cmm_mp_seg_mode
+ * @shared: mapped in sharing mode
+ * @devnode: "/dev/mps5", "" for none
+ */
+struct mp_seg_use {
+	u32 mode;
+	bool shared;
+	char devnode[32];
+};
+
 /* main.c: segments open to every member while unheld (a test area) */
 extern unsigned int mp_open_segs;
 
@@ -153,41 +222,62 @@ bool mp_dev_in_use(struct mp_dev *d);
 struct mp_seg *mp_dev_seg(struct mp_dev *d, u32 id);
 
 /* pool.c */
+int mp_pool_notifier_register(struct notifier_block *nb);
+void mp_pool_notifier_unregister(struct notifier_block *nb);
 bool mp_pool_runtime(const struct mp_dev *d);
 u32 mp_seg_pool_id(const struct mp_seg *s);
 void mp_pool_reset(struct mp_dev *d);
 const char *mp_pool_state_name(u32 state);
 
 /* backend.c */
-void mp_own_flush(void);
 bool mp_backend_active(void);
+
+/* own.c */
+void mp_own_flush(void);
+int mp_seg_sharer(const struct mp_seg *s, u64 src);
 u32 mp_seg_holders(struct mp_dev *d, struct mp_seg *s, u32 *sharers);
 void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s);
 void mp_dev_set_members(struct mp_dev *d, const u64 *chips, u32 nr);
 
 /* remote.c: segments mapped as /dev/mps or /dev/mpb (remote.h) */
-struct mp_remote;
-int mp_remote_map(struct mp_dev *d, u32 seg, u32 devid, u32 idx, u32 mode,
-		  bool shared, struct netlink_ext_ack *extack);
-int mp_remote_unmap(struct mp_dev *d, u32 seg, struct netlink_ext_ack *extack);
+int mp_remote_map(const struct mp_seg_target *t,
+		  struct netlink_ext_ack *extack);
+int mp_remote_unmap(const struct mp_seg_target *t,
+		    struct netlink_ext_ack *extack);
 struct mp_remote *mp_remote_find(struct mp_dev *d, u32 seg);
 int mp_remote_devnode(struct mp_remote *r, char *buf, size_t len);
-void mp_remote_pool_changed(struct mp_dev *d);
+int mp_remote_init(void);
+void mp_remote_exit(void);
+
+/* seg.c: the segment core */
+extern const struct mp_seg_ops mp_seg_ram_ops;
+extern const struct mp_seg_ops mp_seg_dax_ops;
+extern const struct mp_seg_ops mp_seg_blk_ops;
+const char *mp_seg_state_name(u32 state);
+const char *mp_seg_mode_name(u32 mode);
+int mp_seg_notifier_register(struct notifier_block *nb);
+void mp_seg_notifier_unregister(struct notifier_block *nb);
+int mp_seg_find(struct mp_dev *d, u32 id, struct mp_seg **local);
+int mp_seg_where(struct mp_dev *d, u32 id, u32 *devid, u32 *idx);
+u32 mp_seg_state(struct mp_seg *s, u32 *owner, u32 *sharers);
+u32 mp_seg_remote_holders(struct mp_dev *d, u32 id, u32 *sharers);
+u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
+			u32 *devid, u64 *nha);
+bool mp_seg_usage(struct mp_dev *d, u32 id, struct mp_seg_use *u);
+int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, bool shared,
+		  struct netlink_ext_ack *extack);
+int mp_seg_offline(struct mp_dev *d, u32 id, struct netlink_ext_ack *extack);
 
 /* mps.c */
 int mp_mps_init(void);
 void mp_mps_exit(void);
 
 /* seg_ram.c */
-int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack);
-int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack);
 void mp_seg_blocks_state(const struct mp_seg *s, u32 *online, u32 *movable);
-const char *mp_seg_state_name(u32 state);
 
 /* netlink.c */
 int mp_nl_init(void);
 void mp_nl_exit(void);
-void mp_nl_seg_event(struct mp_seg *s);
 
 /* sysfs.c */
 int mp_sysfs_init(void);

@@ -132,6 +132,11 @@ static int mp_dax_probe(struct dev_dax *dev_dax)
 		ret = PTR_ERR(d);
 		goto out;
 	}
+	ret = mp_sysfs_add_dev(d);
+	if (ret) {
+		mp_dev_destroy(d);
+		goto out;
+	}
 	dev_set_drvdata(dev, d);
 	mp_dev_set_default(d);
 	dev_info(dev, "device DRAM of %s\n", d->name);
@@ -150,7 +155,7 @@ static void mp_dax_remove(struct dev_dax *dev_dax)
 	mutex_lock(&mp_dax_lock);
 	/* withdrawn, nobody reaches it: in use or not cannot change now */
 	mp_dev_set_default(NULL);
-	if (mp_dev_in_use(d)) {
+	if (mp_backend_active() || mp_dev_in_use(d)) {
 		mp_dev_set_default(d);
 		mp_dax_detached = d;
 		dev_err(dev, "%s is in use (segments online or held): it stays, with its claim of the range, until they are offline and cmm_mp is unloaded (or %s is bound again)\n",
@@ -158,6 +163,7 @@ static void mp_dax_remove(struct dev_dax *dev_dax)
 	} else {
 		/* before mp_dev_destroy(), which frees d and its name */
 		dev_info(dev, "%s removed, range released\n", d->name);
+		mp_sysfs_del_dev(d);
 		mp_dev_destroy(d);
 	}
 	dev_set_drvdata(dev, NULL);
@@ -206,6 +212,7 @@ void mp_dax_exit(void)
 	mp_dev_srcu_unlock(idx);
 	if (d) {
 		mp_dev_set_default(NULL);
+		mp_sysfs_del_dev(d);
 		mp_dev_destroy(d);
 	}
 	mp_dax_detached = NULL;

@@ -222,18 +222,11 @@ struct mp_dev *mp_dev_create_range(const struct mp_range *r,
 	}
 	init_node_memory_type(d->nid, d->mtype);
 
-	ret = mp_sysfs_add_dev(d);
-	if (ret)
-		goto err_mtype;
-
 	pr_info("%s: %llu MiB at %#llx, node %d, %u segments of %llu MiB, chip id %#llx\n",
 		d->name, r->size >> 20, r->base, d->nid, d->geo.nr_segs,
 		seg_size >> 20, d->chip_id);
 	return d;
 
-err_mtype:
-	clear_node_memory_type(d->nid, d->mtype);
-	destroy_memory_type(d->mtype);
 err_segs:
 	kfree(d->segs);
 err_unmap:
@@ -250,7 +243,6 @@ void mp_dev_destroy(struct mp_dev *d)
 {
 	if (IS_ERR_OR_NULL(d))
 		return;
-	mp_sysfs_del_dev(d);
 	xa_destroy(&d->remote);
 	clear_node_memory_type(d->nid, d->mtype);
 	destroy_memory_type(d->mtype);
@@ -268,13 +260,14 @@ void mp_dev_destroy(struct mp_dev *d)
  *
  * A segment not offline (System RAM here, a state change in progress),
  * held or shared by a device of the pool or being zeroed for it, mapped
- * here as /dev/mps or /dev/mpb, or a backend that formed a pool with it.
+ * here as /dev/mps or /dev/mpb. (A backend that formed a pool with it
+ * uses it too: see mp_backend_active().)
  *
  * Return: true when the device must not be destroyed.
  */
 bool mp_dev_in_use(struct mp_dev *d)
 {
-	bool busy = !xa_empty(&d->remote) || mp_backend_active();
+	bool busy = !xa_empty(&d->remote);
 	u32 i;
 
 	mutex_lock(&d->lock);

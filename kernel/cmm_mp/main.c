@@ -63,14 +63,22 @@ static int __init cmm_mp_init(void)
 		return -EINVAL;
 	}
 
-	ret = mp_sysfs_init();
+	ret = mp_remote_init();
 	if (ret)
 		return ret;
+	ret = mp_sysfs_init();
+	if (ret)
+		goto err_remote;
 
 	if (!mp_dax_mode) {
 		mp_dev0 = mp_dev_create(mem, cxl_region, seg_size, chip_id);
 		if (IS_ERR(mp_dev0)) {
 			ret = PTR_ERR(mp_dev0);
+			goto err_sysfs;
+		}
+		ret = mp_sysfs_add_dev(mp_dev0);
+		if (ret) {
+			mp_dev_destroy(mp_dev0);
 			goto err_sysfs;
 		}
 		mp_dev_set_default(mp_dev0);
@@ -97,10 +105,13 @@ err_mps:
 err_dev:
 	if (mp_dev0) {
 		mp_dev_set_default(NULL);
+		mp_sysfs_del_dev(mp_dev0);
 		mp_dev_destroy(mp_dev0);
 	}
 err_sysfs:
 	mp_sysfs_exit();
+err_remote:
+	mp_remote_exit();
 	return ret;
 }
 
@@ -118,9 +129,11 @@ static void __exit cmm_mp_exit(void)
 	mp_own_flush();
 	if (mp_dev0) {
 		mp_dev_set_default(NULL);
+		mp_sysfs_del_dev(mp_dev0);
 		mp_dev_destroy(mp_dev0);
 	}
 	mp_sysfs_exit();
+	mp_remote_exit();
 }
 
 module_init(cmm_mp_init);

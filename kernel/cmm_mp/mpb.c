@@ -23,7 +23,7 @@
  *
  * Removal. Opens of the disk are counted in the segment
  * (mp_remote_open()), so offline is refused while it is mounted or swapped
- * on. mp_mpb_del() calls del_gendisk() first: it writes back dirty pages,
+ * on. mpb_del() calls del_gendisk() first: it writes back dirty pages,
  * makes new I/O fail and waits for the requests in flight, which the
  * workers always end (mp_remote_io() is bounded by the transport's
  * timeouts). Only then are the segment forgotten, the workers and the tag
@@ -41,6 +41,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "cmm_mp.h"
 #include "remote.h"
 
 #define MPB_HW_QUEUES		4
@@ -258,13 +259,13 @@ static void mpb_limits(struct request_queue *q)
 }
 
 /**
- * mp_mpb_add() - create /dev/mpb<N> over remote segment @r
+ * mpb_add() - create /dev/mpb<N> over remote segment @r
  * @r: the segment, owned (or shared) by this host; outlives the disk
  *
  * Return: 0, -EEXIST when @r has a disk already, -EINVAL for a size that
  * is not a multiple of 4 KiB, -ENOMEM, or the block layer's error.
  */
-int mp_mpb_add(struct mp_remote *r)
+static int mpb_add(struct mp_remote *r)
 {
 	struct gendisk *disk;
 	struct mpb_dev *b;
@@ -314,8 +315,8 @@ int mp_mpb_add(struct mp_remote *r)
 	if (ret)
 		goto err_disk;
 	r->mpb = b;
-	pr_info("%s: segment %u, %llu MiB at device %u offset %#llx\n",
-		disk->disk_name, r->seg, r->size >> 20, r->devid, r->dev_off);
+	dev_info(disk_to_dev(disk), "segment %u, %llu MiB at device %u offset %#llx\n",
+		 r->seg, r->size >> 20, r->devid, r->dev_off);
 	return 0;
 
 err_disk:
@@ -330,13 +331,13 @@ err_free:
 }
 
 /**
- * mp_mpb_del() - remove /dev/mpb<N> of @r, if any
+ * mpb_del() - remove /dev/mpb<N> of @r, if any
  * @r: the segment; still reachable, so that dirty pages can be written
  *
  * I/O in flight completes first; I/O after the removal fails with -EIO.
  * The caller refuses it while the disk is open (mp_remote_open()).
  */
-void mp_mpb_del(struct mp_remote *r)
+static void mpb_del(struct mp_remote *r)
 {
 	struct mpb_dev *b = r->mpb;
 	struct gendisk *disk;
@@ -344,7 +345,7 @@ void mp_mpb_del(struct mp_remote *r)
 	if (!b)
 		return;
 	disk = b->disk;
-	pr_info("%s: removed\n", disk->disk_name);
+	dev_info(disk_to_dev(disk), "removed\n");
 	/* writeback, fail new I/O, wait for the requests in flight */
 	del_gendisk(disk);
 	mutex_lock(&disk->open_mutex);
@@ -357,3 +358,16 @@ void mp_mpb_del(struct mp_remote *r)
 	/* frees @b, now or at the last close (mpb_free_disk()) */
 	put_disk(disk);
 }
+
+/* blk mode: a segment of any device as /dev/mpb<N>, pooling or sharing */
+const struct mp_seg_ops mp_seg_blk_ops = {
+	.name		= "blk",
+	.mode		= CMM_MP_SEG_MODE_BLK,
+	.any_device	= true,
+	.shareable	= true,
+	.node		= "mpb",
+	.online		= mp_remote_map,
+	.offline	= mp_remote_unmap,
+	.add		= mpb_add,
+	.del		= mpb_del,
+};

@@ -7,7 +7,6 @@
 #include <linux/slab.h>
 #include <linux/cmm_mp_pin.h>
 
-
 /**
  * mp_pin_user() - pin @len bytes at @ubuf and describe them in @p->iter
  * @p: filled in; released with mp_unpin()

@@ -15,9 +15,28 @@
 #include <linux/etherdevice.h>
 #include <linux/export.h>
 #include <linux/moduleparam.h>
+#include <linux/notifier.h>
 #include <linux/cmm_mp_backend.h>
 
 #include "cmm_mp.h"
+
+/* Told of every change of the pool map, with the device's lock held. */
+static BLOCKING_NOTIFIER_HEAD(mp_pool_notifier);
+
+int mp_pool_notifier_register(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&mp_pool_notifier, nb);
+}
+
+void mp_pool_notifier_unregister(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&mp_pool_notifier, nb);
+}
+
+static void mp_pool_changed(struct mp_dev *d)
+{
+	blocking_notifier_call_chain(&mp_pool_notifier, 0, d);
+}
 
 static const char * const mp_pool_state_names[] = {
 	[CMM_MP_POOL_LOCAL] = "local",
@@ -75,7 +94,7 @@ static void mp_pool_set_local(struct mp_dev *d)
 	memset(&d->pamt, 0, sizeof(d->pamt));
 	mp_dev_set_members(d, NULL, 0);
 	WRITE_ONCE(d->pool_state, CMM_MP_POOL_LOCAL);
-	mp_remote_pool_changed(d);
+	mp_pool_changed(d);
 }
 
 /* Back to the local device alone (the backend went away). */
@@ -86,7 +105,7 @@ void mp_pool_reset(struct mp_dev *d)
 	mutex_lock(&d->lock);
 	if (d->pool_state != CMM_MP_POOL_LOCAL) {
 		mp_pool_set_local(d);
-		pr_info("%s: pool left, the local device alone now\n", d->name);
+		dev_info(d->device, "pool left, the local device alone now\n");
 	}
 	mutex_unlock(&d->lock);
 }
@@ -130,14 +149,14 @@ static int mp_pool_check(struct mp_dev *d, const struct mp_pamt *t, u32 self)
 		return -EINVAL;
 	e = &t->dev[self];
 	if (!e->valid || e->chip_id != d->chip_id) {
-		pr_err("pool map: device %u is chip %#llx, we are %#llx\n",
-		       self, e->chip_id, d->chip_id);
+		dev_err(d->device, "pool map: device %u is chip %#llx, we are %#llx\n",
+			self, e->chip_id, d->chip_id);
 		return -EINVAL;
 	}
 	if (t->seg_size != d->geo.seg_size || e->nr_segs != d->geo.nr_segs) {
-		pr_err("pool map: %u segments of %llu bytes for us, we have %u of %llu\n",
-		       e->nr_segs, t->seg_size, d->geo.nr_segs,
-		       d->geo.seg_size);
+		dev_err(d->device, "pool map: %u segments of %llu bytes for us, we have %u of %llu\n",
+			e->nr_segs, t->seg_size, d->geo.nr_segs,
+			d->geo.seg_size);
 		return -EINVAL;
 	}
 	return 0;
@@ -169,9 +188,9 @@ static int mp_pool_update_dev(struct mp_dev *d, u32 state,
 			chips[i] = t->dev[i].valid ? t->dev[i].chip_id : 0;
 		mp_dev_set_members(d, chips, t->nr_devs);
 		WRITE_ONCE(d->pool_state, state);
-		pr_info("%s: pool generation %u: %u devices, %u segments; we are device %u, segments %u-%u\n",
-			d->name, t->generation, t->nr_devs, t->nr_segs, self,
-			d->first_seg, d->first_seg + d->geo.nr_segs - 1);
+		dev_info(d->device, "pool generation %u: %u devices, %u segments; we are device %u, segments %u-%u\n",
+			 t->generation, t->nr_devs, t->nr_segs, self,
+			 d->first_seg, d->first_seg + d->geo.nr_segs - 1);
 		break;
 	case CMM_MP_POOL_LOCAL:
 		mp_pool_set_local(d);
@@ -180,7 +199,7 @@ static int mp_pool_update_dev(struct mp_dev *d, u32 state,
 		WRITE_ONCE(d->pool_state, state);
 		break;
 	}
-	mp_remote_pool_changed(d);
+	mp_pool_changed(d);
 	mutex_unlock(&d->lock);
 	return ret;
 }

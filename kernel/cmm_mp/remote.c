@@ -2,11 +2,13 @@
 /*
  * cmm_mp: the segments mapped on this host as /dev/mps<N> or /dev/mpb<N>.
  *
- * netlink.c makes the backing device give the segment to this host
- * (CLAIM in pooling mode, SHARE in sharing mode) and then maps it here
- * with mp_remote_map(); offline unmaps it (refused while the device node
- * is open) before giving it back. Each mapping is a struct mp_remote in
- * mp_dev.remote, keyed by pool-wide segment number. A mapping belongs to
+ * The segment core (seg.c) makes the backing device give the segment to
+ * this host (CLAIM in pooling mode, SHARE in sharing mode) and then maps it
+ * here with mp_remote_map(), the online of the dax and blk modes, which
+ * creates the mode's device node (mps.c, mpb.c); offline unmaps it
+ * (refused while the device node is open) before giving it back. Each
+ * mapping is a struct mp_remote in mp_dev.remote, keyed by pool-wide
+ * segment number. A mapping belongs to
  * the pool generation it was made in: when the pool re-forms or is left,
  * it goes stale and every access fails with -EIO until it is offlined and
  * onlined again (segment numbers may have moved). Each mapping holds a
@@ -22,6 +24,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
@@ -57,8 +60,7 @@ struct mp_remote *mp_remote_find(struct mp_dev *d, u32 seg)
  */
 int mp_remote_devnode(struct mp_remote *r, char *buf, size_t len)
 {
-	return snprintf(buf, len, "/dev/mp%c%u",
-			r->mode == CMM_MP_SEG_MODE_BLK ? 'b' : 's', r->seg);
+	return snprintf(buf, len, "/dev/%s%u", r->ops->node, r->seg);
 }
 
 int mp_remote_open(struct mp_remote *r)
@@ -143,27 +145,24 @@ static u32 mp_remote_gen(struct mp_dev *d)
 }
 
 /**
- * mp_remote_map() - map segment @seg here, once its backing device gave it
- * @d: the pool device, d->lock held
- * @seg: pool-wide segment number
- * @devid: its backing device
- * @idx: its index there
- * @mode: CMM_MP_SEG_MODE_DAX or CMM_MP_SEG_MODE_BLK
- * @shared: sharing mode
+ * mp_remote_map() - map a segment here, once its backing device gave it
+ * @t: the segment, its backing device and mode (dax or blk); the pool
+ *	device's lock held
  * @extack: for the reason of a failure
  *
- * Return: 0, -EALREADY mapped already, -EOPNOTSUPP no such mode, -ENOMEM,
- * or the device node's error.
+ * Return: 0, -EALREADY mapped already, -ENOMEM, or the device node's
+ * error.
  */
-int mp_remote_map(struct mp_dev *d, u32 seg, u32 devid, u32 idx, u32 mode,
-		  bool shared, struct netlink_ext_ack *extack)
+int mp_remote_map(const struct mp_seg_target *t,
+		  struct netlink_ext_ack *extack)
 {
-	u64 size = devid == d->id ? d->geo.seg_size : d->pamt.seg_size;
+	struct mp_dev *d = t->d;
+	u64 size = t->devid == d->id ? d->geo.seg_size : d->pamt.seg_size;
 	struct mp_remote *r;
 	int ret;
 
 	lockdep_assert_held(&d->lock);
-	if (mp_remote_find(d, seg)) {
+	if (mp_remote_find(d, t->id)) {
 		NL_SET_ERR_MSG(extack, "segment is mapped on this host already");
 		return -EALREADY;
 	}
@@ -171,27 +170,22 @@ int mp_remote_map(struct mp_dev *d, u32 seg, u32 devid, u32 idx, u32 mode,
 	if (!r)
 		return -ENOMEM;
 	r->d = d;
-	r->seg = seg;
-	r->devid = devid;
-	r->idx = idx;
+	r->seg = t->id;
+	r->devid = t->devid;
+	r->idx = t->idx;
 	r->size = size;
-	r->dev_off = (u64)idx * size;
+	r->dev_off = (u64)t->idx * size;
 	r->gen = mp_remote_gen(d);
 	/* 0 (no chip has it) for our own device, whose chip id may change */
-	r->chip_id = devid == d->id ? 0 : d->pamt.dev[devid].chip_id;
-	r->mode = mode;
-	r->shared = shared;
+	r->chip_id = t->devid == d->id ? 0 : d->pamt.dev[t->devid].chip_id;
+	r->ops = t->ops;
+	r->shared = t->shared;
 	spin_lock_init(&r->lock);
 	/* the device node can be opened as soon as it exists */
-	ret = xa_insert(&d->remote, seg, r, GFP_KERNEL);
+	ret = xa_insert(&d->remote, r->seg, r, GFP_KERNEL);
 	if (ret)
 		goto err_free;
-	if (mode == CMM_MP_SEG_MODE_DAX)
-		ret = mp_mps_add(r);
-	else if (mode == CMM_MP_SEG_MODE_BLK)
-		ret = mp_mpb_add(r);
-	else
-		ret = -EOPNOTSUPP;
+	ret = r->ops->add(r);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "cannot create the segment's device node");
 		goto err_erase;
@@ -200,24 +194,25 @@ int mp_remote_map(struct mp_dev *d, u32 seg, u32 devid, u32 idx, u32 mode,
 	return 0;
 
 err_erase:
-	xa_erase(&d->remote, seg);
+	xa_erase(&d->remote, r->seg);
 err_free:
 	kfree_rcu(r, rcu);
 	return ret;
 }
 
 /**
- * mp_remote_unmap() - remove the mapping of segment @seg
- * @d: the pool device, d->lock held
- * @seg: pool-wide segment number
+ * mp_remote_unmap() - remove the mapping of a segment
+ * @t: the segment (@t->id); the pool device's lock held
  * @extack: for the reason of a failure
  *
  * Return: 0, -ENOENT not mapped, -EBUSY its device node is open (or
  * mapped, or swapped on...): nothing changes then.
  */
-int mp_remote_unmap(struct mp_dev *d, u32 seg, struct netlink_ext_ack *extack)
+int mp_remote_unmap(const struct mp_seg_target *t,
+		    struct netlink_ext_ack *extack)
 {
-	struct mp_remote *r = mp_remote_find(d, seg);
+	struct mp_dev *d = t->d;
+	struct mp_remote *r = mp_remote_find(d, t->id);
 	int ret = 0;
 
 	lockdep_assert_held(&d->lock);
@@ -229,31 +224,28 @@ int mp_remote_unmap(struct mp_dev *d, u32 seg, struct netlink_ext_ack *extack)
 	else
 		r->closing = true;
 	spin_unlock(&r->lock);
-	if (ret && r->mode == CMM_MP_SEG_MODE_BLK)
+	if (ret && r->ops->mode == CMM_MP_SEG_MODE_BLK)
 		NL_SET_ERR_MSG(extack, "the block device is in use (mount, swap, open)");
 	else if (ret)
 		NL_SET_ERR_MSG(extack, "device is open or mapped by a process: close it first");
 	if (ret)
 		return ret;
-	if (r->mode == CMM_MP_SEG_MODE_DAX)
-		mp_mps_del(r);
-	else
-		mp_mpb_del(r);
-	xa_erase(&d->remote, seg);
+	r->ops->del(r);
+	xa_erase(&d->remote, r->seg);
 	kfree_rcu(r, rcu);
 	module_put(THIS_MODULE);
 	return 0;
 }
 
-/**
- * mp_remote_pool_changed() - the pool map changed: stale mappings fail
- * @d: the pool device, d->lock held, d->pamt and d->pool_state updated
- *
- * A mapping stays usable only while the pool is the one it was made in:
- * same state and generation, its backing device still valid.
+/*
+ * The pool map changed (pool.c, d->lock held, d->pamt and d->pool_state
+ * updated): a mapping stays usable only while the pool is the one it was
+ * made in: same state and generation, its backing device still valid.
  */
-void mp_remote_pool_changed(struct mp_dev *d)
+static int mp_remote_pool_changed(struct notifier_block *nb,
+				  unsigned long action, void *data)
 {
+	struct mp_dev *d = data;
 	struct mp_remote *r;
 	unsigned long i;
 	bool ok;
@@ -269,9 +261,23 @@ void mp_remote_pool_changed(struct mp_dev *d)
 					CMM_MP_POOL_LOCAL;
 		if (!ok && !r->stale) {
 			WRITE_ONCE(r->stale, true);
-			pr_info("segment %u (%s): the pool changed; accesses fail until it is onlined again\n",
-				r->seg, r->mode == CMM_MP_SEG_MODE_BLK ?
-				"blk" : "dax");
+			dev_info(d->device, "segment %u (%s): the pool changed; accesses fail until it is onlined again\n",
+				 r->seg, r->ops->name);
 		}
 	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block mp_remote_pool_nb = {
+	.notifier_call = mp_remote_pool_changed,
+};
+
+int mp_remote_init(void)
+{
+	return mp_pool_notifier_register(&mp_remote_pool_nb);
+}
+
+void mp_remote_exit(void)
+{
+	mp_pool_notifier_unregister(&mp_remote_pool_nb);
 }

@@ -31,10 +31,10 @@ struct mpb_dev;
  * @size: bytes of the segment
  * @gen: pool generation the mapping was made in; an access after the
  *	pool re-formed fails with -EIO until the segment is onlined again
- * @mode: enum cmm_mp_seg_mode (CMM_MP_SEG_MODE_DAX or _BLK)
+ * @ops: its mode (mp_seg_dax_ops or mp_seg_blk_ops)
  * @shared: online in sharing mode
- * @mps: the character device while @mode is DAX
- * @mpb: the block device while @mode is BLK
+ * @mps: the character device in dax mode
+ * @mpb: the block device in blk mode
  * @idx: the segment's index in its backing device (@dev_off / size)
  * @chip_id: chip id of the backing device (device ids change when the
  *	pool re-forms; chip ids do not), 0 for the local device
@@ -53,7 +53,7 @@ struct mp_remote {
 	u64 dev_off;
 	u64 size;
 	u32 gen;
-	u32 mode;
+	const struct mp_seg_ops *ops;
 	bool shared;
 	struct mps_dev *mps;
 	struct mpb_dev *mpb;
@@ -86,13 +86,5 @@ void mp_remote_close(struct mp_remote *r);
  */
 int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 		 bool write);
-
-/* mps.c: /dev/mps<N>; 0 or -errno. */
-int mp_mps_add(struct mp_remote *r);
-void mp_mps_del(struct mp_remote *r);
-
-/* mpb.c: /dev/mpb<N>; 0 or -errno. */
-int mp_mpb_add(struct mp_remote *r);
-void mp_mpb_del(struct mp_remote *r);
 
 #endif /* _CMM_MP_REMOTE_H */

@@ -22,21 +22,6 @@
 
 #include "cmm_mp.h"
 
-static const char * const mp_state_names[] = {
-	[CMM_MP_SEG_OFFLINE] = "offline",
-	[CMM_MP_SEG_ONLINE_RAM] = "online-ram",
-	[CMM_MP_SEG_BUSY] = "busy",
-	[CMM_MP_SEG_FAILED] = "failed",
-	[CMM_MP_SEG_OWNED] = "owned",
-};
-
-const char *mp_seg_state_name(u32 state)
-{
-	if (state >= ARRAY_SIZE(mp_state_names))
-		return "unknown";
-	return mp_state_names[state];
-}
-
 /**
  * mp_seg_blocks_state() - count online and ZONE_MOVABLE blocks of a segment
  * @s: the segment
@@ -68,14 +53,16 @@ void mp_seg_blocks_state(const struct mp_seg *s, u32 *online, u32 *movable)
 
 /**
  * mp_seg_online_ram() - hot-add a local segment as System RAM
- * @s: the segment; the caller holds s->dev->lock
+ * @t: the segment (@t->local); the caller holds the device's lock
  * @extack: where to say why it failed
  *
  * Return: 0, -EALREADY when not offline, -EBUSY when the range is claimed,
  * or the error of the memory hotplug core.
  */
-int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
+static int mp_seg_online_ram(const struct mp_seg_target *t,
+			     struct netlink_ext_ack *extack)
 {
+	struct mp_seg *s = t->local;
 	struct mp_dev *d = s->dev;
 	struct resource *res;
 	int mgid, ret;
@@ -123,8 +110,8 @@ int mp_seg_online_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
 	s->dirty = true;
 	spin_unlock_bh(&d->mem_lock);
 	WRITE_ONCE(s->state, CMM_MP_SEG_ONLINE_RAM);
-	pr_info("%s seg%u: added %#llx-%#llx as System RAM on node %d\n",
-		d->name, s->id, s->phys, s->phys + s->size - 1, d->nid);
+	dev_info(s->sdev, "added %#llx-%#llx as System RAM on node %d\n",
+		 s->phys, s->phys + s->size - 1, d->nid);
 	return 0;
 
 err_group:
@@ -140,7 +127,7 @@ err_state:
 
 /**
  * mp_seg_offline_ram() - offline and remove a segment's System RAM
- * @s: the segment; the caller holds s->dev->lock
+ * @t: the segment (@t->local); the caller holds the device's lock
  * @extack: where to say why it failed
  *
  * The segment is wiped before it is offline with no owner. Return: 0,
@@ -148,8 +135,10 @@ err_state:
  * unmovable pages; -EINTR: interrupted). On error the segment stays
  * online with all its data.
  */
-int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
+static int mp_seg_offline_ram(const struct mp_seg_target *t,
+			      struct netlink_ext_ack *extack)
 {
+	struct mp_seg *s = t->local;
 	struct mp_dev *d = s->dev;
 	int ret;
 
@@ -163,7 +152,7 @@ int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
 	ret = offline_and_remove_memory(s->phys, s->size);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "the kernel refused to offline the memory");
-		pr_info("%s seg%u: offline refused: %d\n", d->name, s->id, ret);
+		dev_info(s->sdev, "offline refused: %d\n", ret);
 		WRITE_ONCE(s->state, CMM_MP_SEG_ONLINE_RAM);
 		return ret;
 	}
@@ -178,6 +167,14 @@ int mp_seg_offline_ram(struct mp_seg *s, struct netlink_ext_ack *extack)
 	mp_seg_wipe(d, s);
 	WRITE_ONCE(s->state, CMM_MP_SEG_OFFLINE);
 	module_put(THIS_MODULE);
-	pr_info("%s seg%u: offlined and removed\n", d->name, s->id);
+	dev_info(s->sdev, "offlined and removed\n");
 	return 0;
 }
+
+/* ram mode: a segment of the local device as System RAM, pooling only */
+const struct mp_seg_ops mp_seg_ram_ops = {
+	.name		= "system-ram",
+	.mode		= CMM_MP_SEG_MODE_RAM,
+	.online		= mp_seg_online_ram,
+	.offline	= mp_seg_offline_ram,
+};

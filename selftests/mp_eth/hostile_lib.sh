@@ -32,6 +32,8 @@ c_capture() {
 	check "A: ${2:-it has written its pattern}" sig wait attack 600
 	kill $_cap
 	wait $_cap
+	# how many depends on the heartbeat rate and on how many requests
+	# mpctl makes; the callers check the data frames among them
 	check "captured the members' frames: $(field captured < /tmp/cap.out)" \
-		"test \"\$(field captured < /tmp/cap.out)\" -gt 50"
+		"test \"\$(field captured < /tmp/cap.out)\" -gt 20"
 }

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmm_mp: who holds each segment of the local device, and wiping.
+ *
+ * Every holder change of a local segment is arbitrated here, for this
+ * host and, through the backend, for every other member alike:
+ * mp_local_own() gives a segment to one owner (pooling mode) or to a set
+ * of sharers (sharing mode), by chip id, never by device id (a rank that a
+ * newcomer may take over). A segment nobody holds any more, or one handed
+ * to a new holder while it may hold a former holder's data, is wiped
+ * first, in a work item; a claim meanwhile answers -EINPROGRESS.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/export.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/cmm_mp_backend.h>
+
+#include "cmm_mp.h"
+
+/* Called with mem_lock held: is the device of chip id @src a sharer of @s? */
+int mp_seg_sharer(const struct mp_seg *s, u64 src)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_sharers; i++)
+		if (s->sharer[i] == src)
+			return i;
+	return -1;
+}
+
+/* Zero @len bytes of the device DRAM at @off, in steps (process context). */
+static void mp_dev_zero(struct mp_dev *d, u64 off, u64 len)
+{
+	u64 n;
+
+	for (; len; off += n, len -= n) {
+		n = min_t(u64, len, SZ_2M);
+		memset(d->va + off, 0, n);
+		cond_resched();
+	}
+}
+
+/*
+ * Segments are wiped here, in process context: when nobody holds them any
+ * more, and before a hand-over of one that may hold data. Nobody may
+ * access a segment meanwhile, and a claim of it answers -EINPROGRESS
+ * until it is done (the claimant asks again).
+ */
+static void mp_own_zero_fn(struct work_struct *work)
+{
+	int idx = mp_dev_srcu_lock();
+	struct mp_dev *d = mp_dev_get_default();
+	u32 i;
+
+	if (!d || !d->va)
+		goto out;
+	for (i = 0; i < d->geo.nr_segs; i++) {
+		struct mp_seg *s = &d->segs[i];
+
+		if (!READ_ONCE(s->zeroing))
+			continue;
+		mp_dev_zero(d, (u64)i * d->geo.seg_size, s->size);
+		spin_lock_bh(&d->mem_lock);
+		s->zeroing = false;
+		/* a holder that waited for the wipe writes from now on */
+		s->dirty = s->owner || s->nr_sharers;
+		spin_unlock_bh(&d->mem_lock);
+	}
+out:
+	mp_dev_srcu_unlock(idx);
+}
+
+static DECLARE_WORK(mp_own_zero_work, mp_own_zero_fn);
+
+/*
+ * Wait for the wipes scheduled so far: none may run once the module goes,
+ * and a local claim waits for it (netlink.c).
+ */
+void mp_own_flush(void)
+{
+	flush_work(&mp_own_zero_work);
+}
+
+/*
+ * Called with mem_lock held: wipe @s in the work item if it may hold data
+ * and no wipe is pending. True: the caller schedules the work. False also
+ * without a mapping to wipe it through (nothing can access it then).
+ */
+static bool mp_own_zero(struct mp_dev *d, struct mp_seg *s)
+{
+	if (!s->dirty || s->zeroing || !d->va)
+		return false;
+	s->zeroing = true;
+	return true;
+}
+
+/**
+ * mp_seg_wipe() - give up a segment that leaves this host's System RAM
+ * @d: its device
+ * @s: the segment, CMM_MP_SEG_BUSY (no access), offlined and removed
+ *
+ * Its last contents were this host's pages (process memory, page cache,
+ * slab): no other member may ever read them. It has no owner from now
+ * on and is wiped in the work item; nobody may access it, and a claim
+ * waits, until that is done.
+ */
+void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s)
+{
+	bool zero;
+
+	spin_lock_bh(&d->mem_lock);
+	s->owner = 0;
+	zero = mp_own_zero(d, s);	/* dirty since it went online */
+	spin_unlock_bh(&d->mem_lock);
+	if (zero)
+		schedule_work(&mp_own_zero_work);
+}
+
+/**
+ * mp_dev_set_members() - the chip id of each device id of the pool
+ * @d: the local device
+ * @chips: @nr chip ids by device id, 0 for a lost device; NULL and 0 for
+ *	the local device alone
+ * @nr: entries
+ *
+ * Holders are kept by chip id; this only names them by device id.
+ */
+void mp_dev_set_members(struct mp_dev *d, const u64 *chips, u32 nr)
+{
+	nr = min_t(u32, nr, ARRAY_SIZE(d->members));
+	spin_lock_bh(&d->mem_lock);
+	if (nr)
+		memcpy(d->members, chips, nr * sizeof(*chips));
+	d->nr_members = nr;
+	spin_unlock_bh(&d->mem_lock);
+}
+
+/* Called with mem_lock held: the device id of chip @chip, CMM_MP_GONE. */
+static u32 mp_member_id(const struct mp_dev *d, u64 chip)
+{
+	u32 i;
+
+	if (!d->nr_members)
+		return chip == d->chip_id ? 0 : CMM_MP_GONE;
+	for (i = 0; i < d->nr_members; i++)
+		if (d->members[i] == chip)
+			return i;
+	return CMM_MP_GONE;
+}
+
+/* Called with mem_lock held: as mp_seg_holders(). */
+static u32 __mp_seg_holders(const struct mp_dev *d, const struct mp_seg *s,
+			    u32 *sharers)
+{
+	u32 i, id;
+
+	*sharers = 0;
+	for (i = 0; i < s->nr_sharers; i++) {
+		id = mp_member_id(d, s->sharer[i]);
+		if (id < MP_OWN_MAX_SHARERS)
+			*sharers |= BIT(id);
+	}
+	return s->owner ? mp_member_id(d, s->owner) : CMM_MP_NONE;
+}
+
+/**
+ * mp_seg_holders() - who holds a local segment, by device id
+ * @d: its device
+ * @s: the segment
+ * @sharers: bitmap of the device ids of its sharers in the pool now
+ *
+ * Return: the device id of its owner, CMM_MP_NONE for none, CMM_MP_GONE
+ * for an owner that is not in the pool now (a lost device keeps what it
+ * held until it returns or the segment is reclaimed).
+ */
+u32 mp_seg_holders(struct mp_dev *d, struct mp_seg *s, u32 *sharers)
+{
+	u32 owner;
+
+	spin_lock_bh(&d->mem_lock);
+	owner = __mp_seg_holders(d, s, sharers);
+	spin_unlock_bh(&d->mem_lock);
+	return owner;
+}
+
+/* mp_local_own() on @d, NULL for none */
+static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
+			    u32 *owner, u32 *sharers)
+{
+	bool zero = false;
+	struct mp_seg *s;
+	int ret = 0, i;
+
+	*owner = CMM_MP_NONE;
+	*sharers = 0;
+	if (!d)
+		return -ENODEV;
+	if (seg >= d->geo.nr_segs)
+		return -ERANGE;
+	if (!src)
+		return -EPERM;
+	s = &d->segs[seg];
+	spin_lock_bh(&d->mem_lock);
+	switch (cmd) {
+	case MP_OWN_QUERY:
+		break;
+	case MP_OWN_CLAIM:
+		if (s->owner == src) {
+			ret = s->zeroing ? -EINPROGRESS : 0;
+			break;
+		}
+		if (s->owner || s->nr_sharers ||
+		    READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+			ret = -EBUSY;
+			break;
+		}
+		s->owner = src;
+		zero = mp_own_zero(d, s);
+		if (s->zeroing)
+			ret = -EINPROGRESS;
+		else
+			s->dirty = true;
+		break;
+	case MP_OWN_RELEASE:
+		if (!s->owner)
+			break;
+		if (s->owner != src) {
+			ret = -EPERM;
+			break;
+		}
+		if (READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+			ret = -EBUSY;	/* System RAM here: offline it first */
+			break;
+		}
+		s->owner = 0;
+		zero = mp_own_zero(d, s);
+		break;
+	case MP_OWN_SHARE:
+		if (mp_seg_sharer(s, src) >= 0) {
+			ret = s->zeroing ? -EINPROGRESS : 0;
+			break;
+		}
+		if (s->owner || READ_ONCE(s->state) != CMM_MP_SEG_OFFLINE) {
+			ret = -EBUSY;
+			break;
+		}
+		if (s->nr_sharers == ARRAY_SIZE(s->sharer)) {
+			ret = -ERANGE;
+			break;
+		}
+		if (!s->nr_sharers)
+			zero = mp_own_zero(d, s);
+		s->sharer[s->nr_sharers++] = src;
+		if (s->zeroing)
+			ret = -EINPROGRESS;
+		else
+			s->dirty = true;
+		break;
+	case MP_OWN_UNSHARE:
+		i = mp_seg_sharer(s, src);
+		if (i < 0) {
+			if (s->nr_sharers || s->owner)
+				ret = -EPERM;
+			break;
+		}
+		s->sharer[i] = s->sharer[--s->nr_sharers];
+		if (!s->nr_sharers)
+			zero = mp_own_zero(d, s);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	*owner = __mp_seg_holders(d, s, sharers);
+	spin_unlock_bh(&d->mem_lock);
+	if (zero)
+		schedule_work(&mp_own_zero_work);
+	return ret;
+}
+
+/**
+ * mp_local_own() - arbitrate the ownership of a local segment
+ * @src: chip id of the requester (0: not a known member, refused)
+ * @cmd: enum mp_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
+ * @seg: local segment index
+ * @owner: the owner after the command, by device id (CMM_MP_NONE for
+ *	none, CMM_MP_GONE for a device not in the pool now)
+ * @sharers: the bitmap of the sharers' device ids after the command
+ *
+ * Exactly one owner, or a set of sharers, at a time, decided under
+ * mem_lock and kept by chip id, so a device id that changes hands when the
+ * pool is renumbered takes nothing with it. A claim by the owner, a share
+ * by a sharer and a release or unshare of a segment the sender does not
+ * hold (when nobody else holds it) succeed again, so a command executed
+ * twice answers the same. A segment that nobody holds any more is wiped,
+ * and one that may hold data is wiped before it is handed to anyone (the
+ * claim or share answers -EINPROGRESS until then). Safe in softirq context.
+ *
+ * Return: 0, -EBUSY held by others (or a state change in progress),
+ * -EINPROGRESS, -EPERM release by a non-holder or an unknown sender,
+ * -ERANGE no such segment or no room for another sharer, -EINVAL unknown
+ * command, -ENODEV without a device.
+ */
+int mp_local_own(u64 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
+{
+	int idx = mp_dev_srcu_lock();
+	int ret = mp_local_own_dev(mp_dev_get_default(), src, cmd, seg, owner,
+				   sharers);
+
+	mp_dev_srcu_unlock(idx);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(mp_local_own);
