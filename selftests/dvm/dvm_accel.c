@@ -35,14 +35,11 @@
 #include <linux/dvm_accel.h>
 #include <linux/dvm.h>
 #include "dvm_graph.h"
+#include "util/util.h"
 
 #define MiB (1024UL * 1024)
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int tests_run, tests_failed;
-
-#define __accel_attr(x)	__attribute__((x))
-#define __printf(a, b)	__accel_attr(format(printf, a, b))
 
 static __printf(2, 3) void check(bool ok, const char *fmt, ...);
 

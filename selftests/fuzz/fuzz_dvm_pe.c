@@ -25,9 +25,9 @@
 #include <string.h>
 
 #include <linux/dvm_pe.h>
+#include "util/util.h"
 
 #define CHECK(c)	do { if (!(c)) abort(); } while (0)
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define PAGE		4096ULL
 #define WIN_BASE	(4ULL << 30)		/* 1 GiB aligned */

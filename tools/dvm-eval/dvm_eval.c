@@ -27,6 +27,7 @@
 #include <linux/dvm_pe.h>
 
 #include "dvm_graph.h"
+#include "util/util.h"
 
 #define KiB		1024ULL
 #define MiB		(1024 * KiB)
@@ -128,7 +129,6 @@ static const struct {
 	{ "vdso", 0x7ffff7fc1000ULL, 8 * KiB, DVM_PERM_RX },
 };
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NREST		ARRAY_SIZE(rest)
 
 /* A process: the identity heap [base, base + len) and the rest. */
