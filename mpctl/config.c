@@ -9,6 +9,8 @@
  *	seg_size = 128M		# cmm_mp seg_size=
  *	chip_id = 0x525400000001	# cmm_mp chip_id=
  *	backend = eth0		# load mp_eth with netdev=eth0
+ *	hotplug = yes		# apply a segment's section when its device
+ *				# appears (yes | no, default no)
  *
  *	[segments 0,1]		# a segment list, as mpctl takes it
  *	online = yes		# yes | no (default yes)
@@ -34,15 +36,17 @@
 enum section { SEC_NONE, SEC_POOL, SEC_SEGMENTS };
 
 #define MEM_GRAMMAR	"SIZE$BASE or SIZE!BASE (e.g. 512M$0x60000000)"
-#define POOL_KEYS	"mem, seg_size, chip_id or backend"
+#define POOL_KEYS	"mem, seg_size, chip_id, backend or hotplug"
 
 /* Where each key was seen (0: not yet), to refuse duplicates. */
-enum pool_key { PK_MEM, PK_SEG_SIZE, PK_CHIP_ID, PK_BACKEND, PK_NR };
+enum pool_key { PK_MEM, PK_SEG_SIZE, PK_CHIP_ID, PK_BACKEND, PK_HOTPLUG,
+		PK_NR };
 enum seg_key { SK_ONLINE, SK_ZONE, SK_NR };
 
 static const char * const pool_keys[PK_NR] = {
 	[PK_MEM] = "mem", [PK_SEG_SIZE] = "seg_size",
 	[PK_CHIP_ID] = "chip_id", [PK_BACKEND] = "backend",
+	[PK_HOTPLUG] = "hotplug",
 };
 
 static const char * const seg_keys[SK_NR] = {
@@ -260,6 +264,18 @@ static bool valid_ifname(const char *s)
 	return true;
 }
 
+/* yes/true or no/false; -EINVAL otherwise */
+static int parse_bool(const char *v, bool *b)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true"))
+		*b = true;
+	else if (!strcmp(v, "no") || !strcmp(v, "false"))
+		*b = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static int pool_value(struct parser *p, enum pool_key k, const char *v)
 {
 	struct mpctl_config *c = p->c;
@@ -303,6 +319,10 @@ static int pool_value(struct parser *p, enum pool_key k, const char *v)
 				    v);
 		snprintf(c->backend, sizeof(c->backend), "%s", v);
 		return 0;
+	case PK_HOTPLUG:
+		if (parse_bool(v, &c->hotplug))
+			return perr(p, "hotplug '%s' is not yes or no", v);
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -312,11 +332,7 @@ static int seg_value(struct parser *p, enum seg_key k, const char *v)
 {
 	switch (k) {
 	case SK_ONLINE:
-		if (!strcmp(v, "yes") || !strcmp(v, "true"))
-			p->online = true;
-		else if (!strcmp(v, "no") || !strcmp(v, "false"))
-			p->online = false;
-		else
+		if (parse_bool(v, &p->online))
 			return perr(p, "online '%s' is not yes or no", v);
 		return 0;
 	case SK_ZONE:

@@ -43,6 +43,8 @@ struct mpctl_config {
 	bool has_chip_id;
 	uint64_t chip_id;
 	char backend[MPCTL_IFNAMSIZ];	/* mp_eth netdev=, "" when none */
+	/* apply-config --segment (the udev rule's unit) acts: off by default */
+	bool hotplug;
 
 	/* [segments LIST] sections, one entry per segment, sorted by id */
 	struct mpctl_config_seg *segs;

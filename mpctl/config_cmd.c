@@ -3,7 +3,9 @@
  * mpctl apply-config / check-config: bring the pool to the state
  * /etc/cmm-mp/cmm-mp.conf describes (load cmm_mp with its mem=, online the
  * configured segments in their zone), and report where the running state
- * differs from it. cmm-mp.service runs apply-config at boot.
+ * differs from it. cmm-mp.service runs apply-config at boot;
+ * cmm-mp-segment@.service (started by 90-cmm-mp.rules when a segment device
+ * appears) runs apply-config --segment for that one segment.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@ struct cfg_args {
 	const char *cmd;
 	bool apply;
 	const char *path;
+	const char *segment;	/* --segment: mp0.N or a pool-wide number */
 	bool parse_only;
 	unsigned int jflags;
 	struct mpctl_config cfg;
@@ -104,8 +107,11 @@ static int load_module(struct cfg_args *a, char **argv, int argc)
 			  "'modprobe %s' failed (exit %d; see dmesg)", line, rc);
 }
 
-/* Load cmm_mp (and the backend) as [pool] says, unless already loaded. */
-static int load_modules(struct cfg_args *a)
+/*
+ * Load cmm_mp (and the backend) as [pool] says, unless already loaded;
+ * *@loaded tells whether this call loaded cmm_mp.
+ */
+static int load_modules(struct cfg_args *a, bool *loaded)
 {
 	struct mpctl_config *c = &a->cfg;
 	char mem[MPCTL_CONFIG_MEM_MAX + 8], seg[40], chip[40];
@@ -135,6 +141,7 @@ static int load_modules(struct cfg_args *a)
 		rc = load_module(a, argv, argc);
 		if (rc)
 			return rc;
+		*loaded = true;
 	}
 	if (c->backend[0] && !module_loaded("mp_eth")) {
 		snprintf(dev, sizeof(dev), "netdev=%s", c->backend);
@@ -469,6 +476,7 @@ static int apply(struct cfg_args *a, struct mp_ctx *ctx)
 {
 	struct json_object *arr;
 	char what[48];
+	bool loaded = false;
 	size_t i;
 	int rc, ret = MPCTL_EXIT_OK;
 
@@ -479,7 +487,7 @@ static int apply(struct cfg_args *a, struct mp_ctx *ctx)
 			return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
 		return MPCTL_EXIT_OK;
 	}
-	rc = load_modules(a);
+	rc = load_modules(a, &loaded);
 	if (rc)
 		return rc;
 	rc = mpctl_load(a->cmd, ctx);
@@ -488,6 +496,18 @@ static int apply(struct cfg_args *a, struct mp_ctx *ctx)
 	rc = apply_pool(a, ctx);
 	if (rc)
 		return rc;
+	/*
+	 * hotplug = yes: the segment devices the driver just created are
+	 * each configured by their cmm-mp-segment@ unit, which udev starts
+	 * and which runs after this one; two changes of one segment at once
+	 * would only make one of them fail.
+	 */
+	if (loaded && a->cfg.hotplug) {
+		arr = json_object_new_array();
+		if (!arr || mpctl_print_json(arr, true))
+			return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+		return MPCTL_EXIT_OK;
+	}
 	/* Every configured segment must exist before anything changes. */
 	for (i = 0; i < a->cfg.nr_segs; i++) {
 		if (cmmmp_segment_get_by_id(ctx, a->cfg.segs[i].id))
@@ -512,6 +532,77 @@ static int apply(struct cfg_args *a, struct mp_ctx *ctx)
 	return ret;
 }
 
+/*
+ * --segment's value, as the udev rule gives it (the device's name, mp0.3)
+ * or as mpctl list numbers it (3): the pool-wide id, or -ENOENT.
+ */
+static int segment_id(struct mp_ctx *ctx, const char *arg, uint32_t *id)
+{
+	const char *dot = strrchr(arg, '.');
+	unsigned long n;
+	struct mp_device *dev;
+
+	/* is_segment_arg() checked the digits; only the range is left */
+	errno = 0;
+	n = strtoul(dot ? dot + 1 : arg, NULL, 10);
+	if (errno || n > UINT32_MAX)
+		return -ENOENT;
+	if (!dot) {
+		*id = (uint32_t)n;
+		return cmmmp_segment_get_by_id(ctx, *id) ? 0 : -ENOENT;
+	}
+	cmmmp_device_foreach(ctx, dev) {
+		const char *name = cmmmp_device_get_name(dev);
+
+		if (strlen(name) != (size_t)(dot - arg) ||
+		    strncmp(name, arg, dot - arg))
+			continue;
+		if (n >= cmmmp_device_get_nr_segs(dev))
+			return -ENOENT;
+		*id = cmmmp_device_get_first_segment(dev) + (uint32_t)n;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * apply-config --segment SEG: the per-segment path. Off unless [pool]
+ * hotplug = yes, and quiet (no output, exit 0) when it is off or no
+ * [segments] section names SEG, as the unit runs for every segment that
+ * appears.
+ */
+static int apply_one(struct cfg_args *a, struct mp_ctx *ctx)
+{
+	const struct mpctl_config_seg *s;
+	struct json_object *arr;
+	uint32_t id;
+	int rc;
+
+	if (!a->cfg.hotplug)
+		return MPCTL_EXIT_OK;
+	rc = mpctl_load(a->cmd, ctx);
+	if (rc)
+		return rc;
+	rc = segment_id(ctx, a->segment, &id);
+	if (rc)
+		return mpctl_fail(a->cmd, a->segment, "no such segment: %s",
+				  strerror(-rc));
+	s = mpctl_config_find(&a->cfg, id);
+	if (!s)
+		return MPCTL_EXIT_OK;
+	rc = apply_pool(a, ctx);
+	if (rc)
+		return rc;
+	arr = json_object_new_array();
+	if (!arr)
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	rc = apply_seg(a, ctx, s, cmmmp_segment_get_by_id(ctx, id), arr) ?
+		MPCTL_EXIT_FAIL : MPCTL_EXIT_OK;
+	if (mpctl_print_json(arr, true))
+		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	return rc;
+}
+
 static const struct util_cmd apply_cmd = {
 	.prog = "mpctl",
 	.cmd = "apply-config",
@@ -520,7 +611,10 @@ static const struct util_cmd apply_cmd = {
 "(modprobe, with the [pool] mem=, seg_size= and chip_id=) and mp_eth (with\n"
 "netdev= the [pool] backend) when they are not loaded, then online and\n"
 "offline the segments of the [segments ...] sections. Segments the file\n"
-"does not name are left alone. Prints the segments it changed (JSON).\n",
+"does not name are left alone. Prints the segments it changed (JSON).\n"
+"With --segment, only that segment (mp0.N or its pool-wide number), and\n"
+"only when [pool] hotplug = yes: what cmm-mp-segment@.service runs when a\n"
+"segment device appears.\n",
 };
 
 static const struct util_cmd check_cmd = {
@@ -532,6 +626,17 @@ static const struct util_cmd check_cmd = {
 "\"drift\". Exits 1 when the state differs, so it can be used as a check.\n",
 };
 
+/* The forms segment_id() takes, checked before anything is read. */
+static bool is_segment_arg(const char *arg)
+{
+	const char *dot = strrchr(arg, '.');
+	const char *num = dot ? dot + 1 : arg;
+
+	if (dot == arg || !*num || strspn(num, "0123456789") != strlen(num))
+		return false;
+	return !dot || !strchr(arg, '/');
+}
+
 #define CFG_OPT_CONFIG(path)						\
 	OPT_STRING('c', "config", (path), "FILE",			\
 		   "the configuration (default " MPCTL_CONFIG_PATH ")")
@@ -541,6 +646,8 @@ static int config_cmd(struct mp_ctx *ctx, int argc, char **argv,
 {
 	const struct util_option apply_opts[] = {
 		CFG_OPT_CONFIG(&a->path),
+		OPT_STRING('s', "segment", &a->segment, "SEG",
+			   "only segment SEG (mp0.N or its number), if [pool] hotplug = yes"),
 		MPCTL_OPT_HUMAN(&a->jflags),
 		MPCTL_OPT_VERBOSE(&a->jflags),
 		OPT_END(),
@@ -563,12 +670,19 @@ static int config_cmd(struct mp_ctx *ctx, int argc, char **argv,
 	if (n)
 		return mpctl_usage_error(a->cmd, "unexpected argument '%s'",
 					 argv[0]);
+	if (a->segment && !is_segment_arg(a->segment))
+		return mpctl_usage_error(a->cmd,
+					 "--segment '%s' is neither a device's segment (mp0.N) nor a number",
+					 a->segment);
 	rc = mpctl_config_load(&a->cfg, a->path, err, sizeof(err));
 	if (rc) {
 		mpctl_config_free(&a->cfg);
 		return mpctl_fail(a->cmd, NULL, "%s", err);
 	}
-	rc = a->apply ? apply(a, ctx) : check(a, ctx);
+	if (!a->apply)
+		rc = check(a, ctx);
+	else
+		rc = a->segment ? apply_one(a, ctx) : apply(a, ctx);
 	mpctl_config_free(&a->cfg);
 	return rc;
 }

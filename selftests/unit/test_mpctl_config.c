@@ -40,6 +40,7 @@ static void test_full(void **state)
 		"seg_size=128M\n"
 		"\tchip_id = 0x525400000001\n"
 		"backend = eth0\n"
+		"hotplug = yes\n"
 		"\n"
 		"[segments 2]\n"
 		"online = yes\n"
@@ -61,6 +62,7 @@ static void test_full(void **state)
 	assert_true(c.has_chip_id);
 	assert_int_equal(c.chip_id, 0x525400000001ULL);
 	assert_string_equal(c.backend, "eth0");
+	assert_true(c.hotplug);
 
 	/* sorted by id, whatever the order of the sections */
 	assert_int_equal(c.nr_segs, 4);
@@ -70,11 +72,11 @@ static void test_full(void **state)
 	assert_non_null(s);
 	assert_true(s->online);
 	assert_int_equal(s->zone, MPCTL_ZONE_MOVABLE);
-	assert_int_equal(s->line, 12);
+	assert_int_equal(s->line, 13);
 	s = mpctl_config_find(&c, 2);
 	assert_true(s->online);
 	assert_int_equal(s->zone, MPCTL_ZONE_NORMAL);
-	assert_int_equal(s->line, 9);
+	assert_int_equal(s->line, 10);
 	s = mpctl_config_find(&c, 3);
 	assert_false(s->online);
 	assert_null(mpctl_config_find(&c, 4));
@@ -96,6 +98,10 @@ static void test_empty(void **state)
 	assert_int_equal(parse(&c, "# nothing\n\n  \t\n#[pool]\n", err), 0);
 	assert_false(c.has_mem);
 	assert_string_equal(c.backend, "");
+	assert_false(c.hotplug);	/* the per-segment path is off */
+	mpctl_config_free(&c);
+	assert_int_equal(parse(&c, "[pool]\nhotplug = no\n", err), 0);
+	assert_false(c.hotplug);
 	mpctl_config_free(&c);
 
 	/* segments only (the module is loaded some other way); no final \n */
@@ -130,7 +136,7 @@ static void test_syntax(void **state)
 		   "2: value of 'mem' must be one word: 'a=b'");
 	expect_err("[pool]\nse g = 1\n", "2: key 'se g' must be one word");
 	expect_err("[pool]\nsegsize = 128M\n",
-		   "2: unknown key 'segsize' in [pool] (expected mem, seg_size, chip_id or backend)");
+		   "2: unknown key 'segsize' in [pool] (expected mem, seg_size, chip_id, backend or hotplug)");
 	expect_err("[segments 0]\nmovable = yes\n",
 		   "2: unknown key 'movable' in [segments] (expected online or zone)");
 	expect_err("[pool]\r\nmem = 1G$4G\r\n",
@@ -166,6 +172,8 @@ static void test_values(void **state)
 		   "2: backend 'abcdefghijklmnop' is not a network interface name");
 	expect_err("[pool]\nbackend = ..\n",
 		   "2: backend '..' is not a network interface name");
+	expect_err("[pool]\nhotplug = on\n",
+		   "2: hotplug 'on' is not yes or no");
 	expect_err("[segments 0]\nonline = maybe\n",
 		   "2: online 'maybe' is not yes or no");
 	expect_err("[segments 0]\nzone = dma\n",

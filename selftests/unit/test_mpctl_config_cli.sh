@@ -118,7 +118,7 @@ ok $? "apply-config: an unknown segment is refused before anything changes"
 
 conf '[pool]' 'mem = 512M$0x70000000' 'sg_size = 128M'
 run apply-config -c "$CONF"
-[ "$rc" = 1 ] && [ "$err" = "mpctl: apply-config: $CONF:3: unknown key 'sg_size' in [pool] (expected mem, seg_size, chip_id or backend)" ] &&
+[ "$rc" = 1 ] && [ "$err" = "mpctl: apply-config: $CONF:3: unknown key 'sg_size' in [pool] (expected mem, seg_size, chip_id, backend or hotplug)" ] &&
 	[ -z "$out" ]
 ok $? "apply-config: a config error names file and line, nothing done"
 
@@ -150,6 +150,70 @@ ok $? "apply-config with nothing configured: no-op, exit 0"
 run check-config -c "$CONF"
 [ "$rc" = 0 ] && jq_is 'd["in_sync"]' 'true'
 ok $? "check-config with nothing configured: in sync"
+
+# The per-segment path (cmm-mp-segment@.service runs apply-config
+# --segment mp0.N when udev sees the segment appear).
+rm -rf "$tmp/pool" "$tmp/modprobe.log"
+mkdir -p "$MP_SYSFS_ROOT/module/cmm_mp"
+conf '[pool]' 'mem = 512M$0x70000000' '[segments 1]' '[segments 2]' 'zone = normal'
+run apply-config -c "$CONF" --segment mp0.1
+[ "$rc" = 0 ] && [ -z "$out" ] && [ -z "$err" ] && [ ! -e "$tmp/pool" -o "$(cat "$tmp/pool" 2>/dev/null | tr -d '0\n ')" = "" ]
+ok $? "apply-config --segment without hotplug = yes: nothing done, nothing printed, exit 0"
+run list -s 1
+printf '%s' "$out" | grep -q '"state":"offline"'
+ok $? "... segment 1 still offline"
+
+conf '[pool]' 'mem = 512M$0x70000000' 'hotplug = yes' '[segments 1]' '[segments 2]' 'zone = normal'
+run apply-config -c "$CONF" --segment mp0.1
+[ "$rc" = 0 ] && [ -z "$err" ] && [ ! -e "$tmp/modprobe.log" ] &&
+	jq_is '[(s["segment"], s["state"], s["zone"]) for s in d]' '[[1,"online-ram","movable"]]'
+ok $? "apply-config --segment mp0.1 (hotplug = yes): onlines that segment only, as configured"
+run list
+jq_is '[s["state"] for s in d]' '["offline","online-ram","offline","offline"]'
+ok $? "... the others untouched"
+run apply-config -c "$CONF" --segment mp0.1
+[ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "[
+]" ]
+ok $? "apply-config --segment mp0.1 again: idempotent, nothing changed"
+run apply-config -c "$CONF" -s 2
+[ "$rc" = 0 ] && [ -z "$err" ] &&
+	jq_is '[(s["segment"], s["state"], s["zone"]) for s in d]' '[[2,"online-ram","normal"]]'
+ok $? "apply-config -s 2: by pool-wide number, in its configured zone"
+run apply-config -c "$CONF" --segment mp0.3
+[ "$rc" = 0 ] && [ -z "$out" ] && [ -z "$err" ]
+ok $? "apply-config --segment mp0.3: not in the config, quiet no-op"
+run list -s 3
+printf '%s' "$out" | grep -q '"state":"offline"'
+ok $? "... segment 3 still offline"
+run apply-config -c "$CONF" --segment mp0.9
+[ "$rc" = 1 ] && [ -z "$out" ] && [ "$err" = "mpctl: apply-config: mp0.9: no such segment: No such file or directory" ]
+ok $? "apply-config --segment mp0.9: no such segment, exit 1"
+run apply-config -c "$CONF" --segment mp7.0
+[ "$rc" = 1 ] && [ "$err" = "mpctl: apply-config: mp7.0: no such segment: No such file or directory" ]
+ok $? "apply-config --segment mp7.0: no such device, exit 1"
+run apply-config -c "$CONF" --segment mp0.x
+[ "$rc" = 2 ] && [ "$err" = "mpctl: apply-config: --segment 'mp0.x' is neither a device's segment (mp0.N) nor a number (see 'mpctl apply-config --help')" ]
+ok $? "apply-config --segment mp0.x: usage error"
+# hotplug = yes at boot: apply-config loads the driver and leaves the
+# segments it creates to their units (which udev starts after it).
+rm -rf "$MP_SYSFS_ROOT/module" "$tmp/pool"
+conf '[pool]' 'mem = 512M$0x70000000' 'hotplug = yes' '[segments 0,1]'
+run apply-config -c "$CONF"
+[ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "[
+]" ] && [ "$(tail -n1 "$tmp/modprobe.log")" = 'cmm_mp mem=512M$0x70000000' ]
+ok $? "apply-config, hotplug = yes, driver not loaded: loads it, leaves the segments to the per-segment units"
+run list
+jq_is '[s["state"] for s in d]' '["offline","offline","offline","offline"]'
+ok $? "... no segment changed"
+run apply-config -c "$CONF"
+[ "$rc" = 0 ] && jq_is '[s["segment"] for s in d]' '[0,1]'
+ok $? "apply-config again, driver loaded (systemctl restart): applies the segments"
+
+conf '[pool]' 'mem = 256M$0x70000000' 'hotplug = yes' '[segments 3]'
+run apply-config -c "$CONF" --segment mp0.3
+[ "$rc" = 1 ] && [ -z "$out" ] &&
+	[ "$err" = 'mpctl: apply-config: pool: the config wants mem=256M$0x70000000, the running pool has 512M$0x70000000: reload the modules to change it' ]
+ok $? "apply-config --segment: another pool than configured is refused, nothing touched"
 
 run help check-config
 [ "$rc" = 0 ] && printf '%s' "$out" | grep -q "^usage: mpctl check-config"
