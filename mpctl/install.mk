@@ -1,6 +1,8 @@
 # Installing what goes with mpctl: manual pages (rst2man, from
-# Documentation/), bash completion, the configuration file and the systemd
-# unit that applies it at boot. Included by the top-level Makefile.
+# Documentation/), bash completion, the configuration file, the systemd
+# unit that applies it at boot, and the udev rule with its template unit
+# that apply it per segment as segments appear. Included by the top-level
+# Makefile.
 
 datadir		?= $(prefix)/share
 mandir		?= $(datadir)/man
@@ -8,6 +10,10 @@ mandir		?= $(datadir)/man
 # the file explicitly, so another sysconfdir works too).
 sysconfdir	?= /etc
 systemdsystemunitdir ?= $(prefix)/lib/systemd/system
+udevrulesdir	?= $(prefix)/lib/udev/rules.d
+# The rule runs it by absolute path (udev's PROGRAM has no PATH search
+# outside /usr/lib/udev).
+SYSTEMD_ESCAPE	?= /usr/bin/systemd-escape
 bashcompdir	?= $(datadir)/bash-completion/completions
 RST2MAN		?= rst2man
 
@@ -30,10 +36,15 @@ $(B)/man/%.5: Documentation/%.rst
 	$(RST2MAN) --halt=warning --no-generator --no-datestamp $< $@.tmp
 	mv $@.tmp $@
 
-$(B)/mpctl/cmm-mp.service: mpctl/cmm-mp.service.in mpctl/install.mk
+# The units and the rule are made at install time, so they name the
+# installed paths.
+MPCTL_UNITS	:= $(B)/mpctl/cmm-mp.service $(B)/mpctl/cmm-mp-segment@.service
+MPCTL_RULES	:= $(B)/mpctl/90-cmm-mp.rules
+
+$(MPCTL_UNITS) $(MPCTL_RULES): $(B)/mpctl/%: mpctl/%.in mpctl/install.mk
 	@mkdir -p $(@D)
 	sed -e 's|@bindir@|$(bindir)|g' -e 's|@sysconfdir@|$(sysconfdir)|g' \
-		$< > $@
+		-e 's|@SYSTEMD_ESCAPE@|$(SYSTEMD_ESCAPE)|g' $< > $@
 
 install: install-man install-config
 install-man: man
@@ -42,14 +53,14 @@ install-man: man
 	install -m 0644 $(MAN5) $(DESTDIR)$(mandir)/man5/
 
 # An existing configuration is the administrator's: never overwritten.
-# The unit is made at install time, so it names the installed paths.
-install-config: $(B)/mpctl/cmm-mp.service
+install-config: $(MPCTL_UNITS) $(MPCTL_RULES)
 	install -d $(DESTDIR)$(sysconfdir)/cmm-mp $(DESTDIR)$(bashcompdir) \
-		$(DESTDIR)$(systemdsystemunitdir)
+		$(DESTDIR)$(systemdsystemunitdir) $(DESTDIR)$(udevrulesdir)
 	[ -e $(DESTDIR)$(sysconfdir)/cmm-mp/cmm-mp.conf ] || \
 		install -m 0644 mpctl/cmm-mp.conf $(DESTDIR)$(sysconfdir)/cmm-mp/cmm-mp.conf
 	install -m 0644 mpctl/mpctl.bash-completion $(DESTDIR)$(bashcompdir)/mpctl
-	install -m 0644 $(B)/mpctl/cmm-mp.service $(DESTDIR)$(systemdsystemunitdir)/cmm-mp.service
+	install -m 0644 $(MPCTL_UNITS) $(DESTDIR)$(systemdsystemunitdir)/
+	install -m 0644 $(MPCTL_RULES) $(DESTDIR)$(udevrulesdir)/
 
 uninstall: uninstall-man uninstall-config
 uninstall-man:
@@ -59,7 +70,8 @@ uninstall-man:
 # A configuration that was changed stays (as dpkg keeps a conffile).
 uninstall-config:
 	rm -f $(DESTDIR)$(bashcompdir)/mpctl \
-		$(DESTDIR)$(systemdsystemunitdir)/cmm-mp.service
+		$(addprefix $(DESTDIR)$(systemdsystemunitdir)/,$(notdir $(MPCTL_UNITS))) \
+		$(addprefix $(DESTDIR)$(udevrulesdir)/,$(notdir $(MPCTL_RULES)))
 	c=$(DESTDIR)$(sysconfdir)/cmm-mp/cmm-mp.conf; \
 	if cmp -s mpctl/cmm-mp.conf $$c; then rm -f $$c; \
 	elif [ -e $$c ]; then echo "uninstall: keeping $$c (changed)"; fi

@@ -8,7 +8,9 @@
 # guest's pool. Nobody ran anything by hand: by the time this runs
 # (mp-guest.service, after multi-user.target) systemd must have started
 # the unit, which loaded cmm_mp from updates/dkms with the configured range
-# and onlined the configured segments.
+# and, as the config says [pool] hotplug = yes, 90-cmm-mp.rules started
+# cmm-mp-segment@mp0.N.service for each segment device the driver created,
+# which onlined the configured segments.
 . /selftests/lib.sh
 
 KVER=$(uname -r)
@@ -22,7 +24,7 @@ seg_zone() {
 	cat "/sys/devices/system/memory/memory$(cat $S/seg$1/memblock_first)/valid_zones"
 }
 
-tap_plan 12
+tap_plan 15
 
 diag "systemd $(systemctl --version | head -n1 | cut -d' ' -f2), state $(systemctl is-system-running), kernel $KVER, up $(cut -d' ' -f1 /proc/uptime)s"
 check "booted by systemd: PID 1 is systemd" "test \"\$(cat /proc/1/comm)\" = systemd"
@@ -53,6 +55,30 @@ check "MemTotal grew by three segments across cmm-mp.service; node $MP_POOL_NODE
 	"test \$((\$(memtotal_kb) - \$(before_kb))) = $((3 * SEG_KB)) -a \$(node_memtotal_kb $MP_POOL_NODE) = $((3 * SEG_KB))"
 check "mpctl check-config: in sync, exit 0" \
 	"mpctl check-config > /tmp/cc.json && grep -q '\"in_sync\":true' /tmp/cc.json"
+
+# The per-segment path: 90-cmm-mp.rules + cmm-mp-segment@.service.
+U=cmm-mp-segment@mp0
+# "Result/ExecMainStatus/ran" of the four instances (ran: has an
+# InvocationID, so it was started in this boot)
+inst_states() {
+	for i in 0 1 2 3; do
+		printf '%s/%s/%s ' "$(prop "$U.$i.service" Result)" \
+			"$(prop "$U.$i.service" ExecMainStatus)" \
+			"$([ -n "$(prop "$U.$i.service" InvocationID)" ] && echo ran)"
+	done
+}
+inst_done() {
+	[ -z "$(systemctl list-jobs --no-legend "$U.*")" ] &&
+		[ "$(inst_states)" = 'success/0/ran success/0/ran success/0/ran success/0/ran ' ]
+}
+wait_until 60 inst_done
+diag "instances: $(inst_states); journal of $U.1: $(journalctl -b -o cat -u "$U.1.service" | tr -d ' \n' | tail -c 300)"
+check "udev started $U.{0..3}.service at boot, after cmm-mp.service; each ran once, Result=success" \
+	"inst_done && test \$(prop $U.0.service ExecMainStartTimestampMonotonic) -ge \$(prop cmm-mp.service ExecMainExitTimestampMonotonic) && test \$(journalctl -b -o cat -u $U.0.service | grep -c '^\\[') = 1"
+check "cmm-mp.service loaded cmm_mp and left the segments to them (hotplug = yes): its output is []" \
+	"test \"\$(journalctl -b -o cat -u cmm-mp.service | tr -d ' \n' | grep -o '\\[[^]]*\\]' | head -n1)\" = '[]'"
+check "$U.1.service's journal shows the change it made (segment 1 online-ram), $U.3's nothing (offline wanted)" \
+	"journalctl -b -o cat -u $U.1.service | tr -d ' \n' | grep -q '\"segment\":1,.*\"state\":\"online-ram\"' && test \"\$(journalctl -b -o cat -u $U.3.service | tr -d ' \n' | grep -o '\\[[^]]*\\]' | head -n1)\" = '[]'"
 
 # Drift and repair the systemd way.
 mpctl offline 1 > /dev/null
