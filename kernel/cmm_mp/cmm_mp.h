@@ -237,7 +237,7 @@ void mp_own_flush(void);
 int mp_seg_sharer(const struct mp_seg *s, u64 src);
 u32 mp_seg_holders(struct mp_dev *d, struct mp_seg *s, u32 *sharers);
 void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s);
-void mp_dev_set_members(struct mp_dev *d, const u64 *chips, u32 nr);
+void mp_dev_set_members(struct mp_dev *d, const struct mp_pamt *t);
 
 /* remote.c: segments mapped as /dev/mps or /dev/mpb (remote.h) */
 int mp_remote_map(const struct mp_seg_target *t,

@@ -168,7 +168,8 @@ struct mp_dev *mp_dev_create_range(const struct mp_range *r,
 	struct mp_dev *d;
 	int ret;
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	/* the pool map inside is tens of KiB at 1024 devices */
+	d = kvzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&d->lock);
@@ -235,7 +236,7 @@ err_release:
 	release_resource(d->res);
 	kfree(d->res);
 err_free:
-	kfree(d);
+	kvfree(d);
 	return ERR_PTR(ret);
 }
 
@@ -250,7 +251,7 @@ void mp_dev_destroy(struct mp_dev *d)
 	memunmap(d->va);
 	release_resource(d->res);
 	kfree(d->res);
-	kfree(d);
+	kvfree(d);
 }
 
 /**

@@ -122,18 +122,18 @@ void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s)
 /**
  * mp_dev_set_members() - the chip id of each device id of the pool
  * @d: the local device
- * @chips: @nr chip ids by device id, 0 for a lost device; NULL and 0 for
- *	the local device alone
- * @nr: entries
+ * @t: the pool map (a lost device has no chip id); NULL for the local
+ *	device alone
  *
  * Holders are kept by chip id; this only names them by device id.
  */
-void mp_dev_set_members(struct mp_dev *d, const u64 *chips, u32 nr)
+void mp_dev_set_members(struct mp_dev *d, const struct mp_pamt *t)
 {
-	nr = min_t(u32, nr, ARRAY_SIZE(d->members));
+	u32 i, nr = t ? min_t(u32, t->nr_devs, ARRAY_SIZE(d->members)) : 0;
+
 	spin_lock_bh(&d->mem_lock);
-	if (nr)
-		memcpy(d->members, chips, nr * sizeof(*chips));
+	for (i = 0; i < nr; i++)
+		d->members[i] = t->dev[i].valid ? t->dev[i].chip_id : 0;
 	d->nr_members = nr;
 	spin_unlock_bh(&d->mem_lock);
 }

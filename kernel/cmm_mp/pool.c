@@ -92,7 +92,7 @@ static void mp_pool_set_local(struct mp_dev *d)
 	WRITE_ONCE(d->first_seg, 0);
 	d->pool_offset = 0;
 	memset(&d->pamt, 0, sizeof(d->pamt));
-	mp_dev_set_members(d, NULL, 0);
+	mp_dev_set_members(d, NULL);
 	WRITE_ONCE(d->pool_state, CMM_MP_POOL_LOCAL);
 	mp_pool_changed(d);
 }
@@ -166,9 +166,7 @@ static int mp_pool_check(struct mp_dev *d, const struct mp_pamt *t, u32 self)
 static int mp_pool_update_dev(struct mp_dev *d, u32 state,
 			      const struct mp_pamt *t, u32 self)
 {
-	u64 chips[MP_PAMT_MAX_DEVS];
 	int ret = 0;
-	u32 i;
 
 	if (!d)
 		return -ENODEV;
@@ -184,9 +182,7 @@ static int mp_pool_update_dev(struct mp_dev *d, u32 state,
 		WRITE_ONCE(d->id, self);
 		WRITE_ONCE(d->first_seg, t->dev[self].first_seg);
 		d->pool_offset = t->dev[self].nha;
-		for (i = 0; i < t->nr_devs; i++)
-			chips[i] = t->dev[i].valid ? t->dev[i].chip_id : 0;
-		mp_dev_set_members(d, chips, t->nr_devs);
+		mp_dev_set_members(d, t);
 		WRITE_ONCE(d->pool_state, state);
 		dev_info(d->device, "pool generation %u: %u devices, %u segments; we are device %u, segments %u-%u\n",
 			 t->generation, t->nr_devs, t->nr_segs, self,

@@ -14,13 +14,14 @@
 #include "mp_types.h"
 
 /*
- * The largest pool a table holds. Nothing of the pure logic keeps an array
- * of this size on the stack, so a build may raise it (the simulator and the
- * unit tests: 1024 and more). The kernel's modules share struct mp_pamt,
- * so they must agree on it.
+ * The largest pool a table holds: a rack (issue 28). Nothing keeps an
+ * array of this size on the stack, so a build may raise it further (the
+ * simulator and the unit tests). The kernel's modules share struct
+ * mp_pamt, so they must agree on it; mp_eth's max_devs parameter sizes
+ * what it allocates below this.
  */
 #ifndef MP_PAMT_MAX_DEVS
-#define MP_PAMT_MAX_DEVS	16
+#define MP_PAMT_MAX_DEVS	1024
 #endif
 
 struct mp_member {

@@ -2,7 +2,8 @@
 # the FUZZ_CC/FUZZ_CFLAGS of fuzz.mk.
 FUZZ_TARGETS += $(B)/fuzz/fuzz_disc
 
-$(B)/fuzz/fuzz_disc: selftests/fuzz/fuzz_disc.c kernel/common/mp_disc.c \
+$(B)/fuzz/fuzz_disc: selftests/fuzz/fuzz_disc.c kernel/common/mp_disc.c kernel/common/mp_disc_pool.c \
+		kernel/common/mp_disc_priv.h \
 		kernel/common/mp_pamt.c kernel/common/mp_frame.c \
 		kernel/common/mp_disc.h kernel/common/mp_pamt.h \
 		kernel/common/mp_frame.h include/uapi/linux/cmm_mp.h

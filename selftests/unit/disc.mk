@@ -2,7 +2,8 @@
 # tables for 1024 devices (the ranks of a pool that large).
 UNIT_TESTS += $(B)/unit/test_disc
 
-$(B)/unit/test_disc: selftests/unit/test_disc.c kernel/common/mp_disc.c \
+$(B)/unit/test_disc: selftests/unit/test_disc.c kernel/common/mp_disc.c kernel/common/mp_disc_pool.c \
+		kernel/common/mp_disc_priv.h \
 		kernel/common/mp_pamt.c kernel/common/mp_disc.h \
 		kernel/common/mp_pamt.h kernel/common/mp_frame.h \
 		include/uapi/linux/cmm_mp.h

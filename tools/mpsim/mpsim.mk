@@ -4,9 +4,10 @@
 # runs a smoke test of it (selftests/unit/test_mpsim.c).
 MPSIM_SRC := tools/mpsim/heap.c tools/mpsim/net.c tools/mpsim/disc.c \
 	tools/mpsim/xport.c
-MPSIM_COMMON := kernel/common/mp_disc.c kernel/common/mp_pamt.c \
+MPSIM_COMMON := kernel/common/mp_disc.c kernel/common/mp_disc_pool.c \
+	kernel/common/mp_pamt.c \
 	kernel/common/mp_frame.c kernel/common/mp_window.c kernel/common/mp_rift.c
-MPSIM_H := tools/mpsim/sim.h kernel/common/mp_disc.h kernel/common/mp_pamt.h \
+MPSIM_H := tools/mpsim/sim.h kernel/common/mp_disc.h kernel/common/mp_disc_priv.h kernel/common/mp_pamt.h \
 	kernel/common/mp_frame.h kernel/common/mp_window.h \
 	kernel/common/mp_rift.h kernel/common/mp_sn.h kernel/common/mp_types.h \
 	include/uapi/linux/mp_eth.h include/uapi/linux/cmm_mp.h
