@@ -72,6 +72,7 @@ struct mp_seg_info {
 	uint32_t memblk_movable;
 	uint32_t shared;
 	uint32_t sharers;
+	uint32_t memmap_on_memory;
 	char devnode[32];	/* "" when not mapped on this host */
 };
 
@@ -139,6 +140,10 @@ int mp_nl_connect(struct mp_ctx *ctx);
 void mp_nl_close(struct mp_ctx *ctx);
 /* or'ed into mp_nl_request()'s mode: ask for sharing mode */
 #define MP_NL_MODE_SHARED	0x80000000u
+/* or'ed into mp_nl_request()'s mode: the memmap on the segment (RAM) */
+#define MP_NL_MODE_MEMMAP	0x40000000u
+/* mp_nl_request()'s mode without CMM_MP_A_SEG_MODE: the kernel's choice */
+#define MP_NL_MODE_AUTO		0x3fffffffu
 int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		  const uint32_t *seg_id, const uint32_t *mode,
 		  mp_nl_parse_fn parse, void *arg);

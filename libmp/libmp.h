@@ -118,6 +118,15 @@ enum mp_err_origin {
  * onlined again in the zone asked for.
  */
 #define MP_ONLINE_KEEP_ZONE	0x4UL
+/*
+ * cmmmp_segment_online() flag, LIBMP_1.7 (System RAM only): the memmap
+ * (struct pages) of the segment is taken from the segment itself, not
+ * from the memory of other nodes, as daxctl's --memmap-on-memory. The
+ * kernel must be booted with memory_hotplug.memmap_on_memory=1, and on
+ * Linux 6.1 the segment must be one memory block; otherwise the online
+ * fails (-EOPNOTSUPP, the kernel's message says why) and nothing changes.
+ */
+#define MP_ONLINE_MEMMAP_ON_MEMORY	0x8UL
 
 /**
  * enum mp_zone - the zone memory blocks are in (LIBMP_1.4)
@@ -722,6 +731,16 @@ int cmmmp_segment_online(struct mp_segment *seg, unsigned long flags);
  */
 int cmmmp_segment_online_as(struct mp_segment *seg, enum mp_seg_mode mode,
 			    unsigned long flags);
+
+/**
+ * cmmmp_segment_get_memmap_on_memory() - is its memmap on it? (LIBMP_1.7)
+ * @seg: segment
+ *
+ * Return: true while it is System RAM here with its memmap taken from
+ * itself (MP_ONLINE_MEMMAP_ON_MEMORY); false otherwise, and with a kernel
+ * module that does not report it.
+ */
+bool cmmmp_segment_get_memmap_on_memory(struct mp_segment *seg);
 
 /**
  * cmmmp_segment_is_shared() - is the segment in sharing mode? (LIBMP_1.3)

@@ -522,11 +522,15 @@ static int mp_nl_fill_seg(struct nl_msg *msg, const void *arg)
 
 	if (r->seg_id && nla_put_u32(msg, CMM_MP_A_SEG_ID, *r->seg_id) < 0)
 		return -ENOMEM;
-	if (r->mode && nla_put_u32(msg, CMM_MP_A_SEG_MODE,
-				   *r->mode & ~MP_NL_MODE_SHARED) < 0)
+	if (r->mode && (*r->mode & MP_NL_MODE_AUTO) != MP_NL_MODE_AUTO &&
+	    nla_put_u32(msg, CMM_MP_A_SEG_MODE,
+			*r->mode & MP_NL_MODE_AUTO) < 0)
 		return -ENOMEM;
 	if (r->mode && (*r->mode & MP_NL_MODE_SHARED) &&
 	    nla_put_u32(msg, CMM_MP_A_SEG_SHARED, 1) < 0)
+		return -ENOMEM;
+	if (r->mode && (*r->mode & MP_NL_MODE_MEMMAP) &&
+	    nla_put_u32(msg, CMM_MP_A_SEG_MEMMAP_ON_MEMORY, 1) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -537,8 +541,9 @@ static int mp_nl_fill_seg(struct nl_msg *msg, const void *arg)
  * @cmd: CMM_MP_CMD_*
  * @dump: send as a dump (NLM_F_DUMP)
  * @seg_id: CMM_MP_A_SEG_ID to put, or NULL
- * @mode: CMM_MP_A_SEG_MODE to put, or NULL; with MP_NL_MODE_SHARED
- *	or'ed in, CMM_MP_A_SEG_SHARED 1 too
+ * @mode: CMM_MP_A_SEG_MODE to put (none for MP_NL_MODE_AUTO), or NULL;
+ *	with MP_NL_MODE_SHARED or'ed in, CMM_MP_A_SEG_SHARED 1 too, with
+ *	MP_NL_MODE_MEMMAP, CMM_MP_A_SEG_MEMMAP_ON_MEMORY 1
  * @parse: called for every answer message with its parsed attributes
  * @arg: passed to @parse
  *

@@ -78,6 +78,9 @@ int mp_seg_info_parse(struct nlattr **tb, struct mp_seg_info *info)
 	if (!rc)
 		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_SEG_SHARERS,
 					   &info->sharers));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
+					   &info->memmap_on_memory));
 	if (!rc && tb[CMM_MP_A_SEG_DEVNODE])
 		snprintf(info->devnode, sizeof(info->devnode), "%s",
 			 nla_get_string(tb[CMM_MP_A_SEG_DEVNODE]));
@@ -404,6 +407,11 @@ MP_EXPORT const char *cmmmp_segment_get_devnode(struct mp_segment *seg)
 	return seg->info.devnode[0] ? seg->info.devnode : NULL;
 }
 
+MP_EXPORT bool cmmmp_segment_get_memmap_on_memory(struct mp_segment *seg)
+{
+	return seg->info.memmap_on_memory != 0;
+}
+
 /*
  * Online @seg: @mode NULL lets the kernel choose (System RAM for a segment
  * of the local device, dax for another device's).
@@ -482,9 +490,15 @@ MP_EXPORT int cmmmp_segment_online(struct mp_segment *seg, unsigned long flags)
 	if (!seg)
 		return -EINVAL;
 	mp_clear_error(seg->ctx);
-	if (flags & ~(MP_ONLINE_NO_MOVABLE | MP_ONLINE_KEEP_ZONE))
+	if (flags & ~(MP_ONLINE_NO_MOVABLE | MP_ONLINE_KEEP_ZONE |
+		      MP_ONLINE_MEMMAP_ON_MEMORY))
 		return mp_set_error(seg->ctx, -EINVAL, "unknown flags %#lx",
 				    flags);
+	if (flags & MP_ONLINE_MEMMAP_ON_MEMORY) {
+		uint32_t m = MP_NL_MODE_AUTO | MP_NL_MODE_MEMMAP;
+
+		return mp_segment_do_online(seg, &m, flags);
+	}
 	return mp_segment_do_online(seg, NULL, flags);
 }
 
@@ -497,7 +511,7 @@ MP_EXPORT int cmmmp_segment_online_as(struct mp_segment *seg,
 		return -EINVAL;
 	mp_clear_error(seg->ctx);
 	if (flags & ~(MP_ONLINE_NO_MOVABLE | MP_ONLINE_SHARED |
-		      MP_ONLINE_KEEP_ZONE))
+		      MP_ONLINE_KEEP_ZONE | MP_ONLINE_MEMMAP_ON_MEMORY))
 		return mp_set_error(seg->ctx, -EINVAL, "unknown flags %#lx",
 				    flags);
 	if (mode != MP_SEG_MODE_RAM && mode != MP_SEG_MODE_DAX &&
@@ -508,11 +522,14 @@ MP_EXPORT int cmmmp_segment_online_as(struct mp_segment *seg,
 		return mp_set_error(seg->ctx, -EINVAL,
 				    "sharing mode needs dax or blk, not System RAM");
 	if (mode != MP_SEG_MODE_RAM &&
-	    (flags & (MP_ONLINE_NO_MOVABLE | MP_ONLINE_KEEP_ZONE)))
+	    (flags & (MP_ONLINE_NO_MOVABLE | MP_ONLINE_KEEP_ZONE |
+		      MP_ONLINE_MEMMAP_ON_MEMORY)))
 		return mp_set_error(seg->ctx, -EINVAL,
-				    "no-movable and keep-zone are for System RAM only");
+				    "no-movable, keep-zone and memmap-on-memory are for System RAM only");
 	if (flags & MP_ONLINE_SHARED)
 		m |= MP_NL_MODE_SHARED;
+	if (flags & MP_ONLINE_MEMMAP_ON_MEMORY)
+		m |= MP_NL_MODE_MEMMAP;
 	return mp_segment_do_online(seg, &m, flags);
 }
 

@@ -309,6 +309,9 @@ static struct json_object *seg_json_v2(struct mp_segment *seg,
 		add(o, "online_memblocks", j_u32(online), &ok);
 		add(o, "total_memblocks",
 		    j_u32(cmmmp_segment_get_memblock_count(seg)), &ok);
+		if (cmmmp_segment_get_memmap_on_memory(seg))
+			add(o, "memmap_on_memory",
+			    json_object_new_boolean(true), &ok);
 	}
 	if (cmmmp_segment_get_auto_onlined(seg)) {
 		/* online's answer: what the kernel's auto-online did first */

@@ -266,6 +266,11 @@ static int seg_options(struct seg_args *a, int argc, char **argv,
 			"blocks the kernel onlined itself (its auto-online\n"
 			"policy) keep the zone it chose; by default they are\n"
 			"onlined again in the zone asked for"),
+		OPT_BIT(0, "memmap-on-memory", &a->flags,
+			MP_ONLINE_MEMMAP_ON_MEMORY,
+			"System RAM: take the memmap (struct pages) from the\n"
+			"segment itself, not from other nodes' memory; needs\n"
+			"memory_hotplug.memmap_on_memory=1"),
 		MPCTL_OPT_HUMAN(&a->jflags),
 		MPCTL_OPT_VERBOSE(&a->jflags),
 		OPT_END(),
@@ -304,6 +309,8 @@ static int seg_check_mode(struct seg_args *a)
 		return mpctl_usage_error(a->cmd, "--no-movable is for --as ram only");
 	if (a->flags & MP_ONLINE_KEEP_ZONE)
 		return mpctl_usage_error(a->cmd, "--keep-zone is for --as ram only");
+	if (a->flags & MP_ONLINE_MEMMAP_ON_MEMORY)
+		return mpctl_usage_error(a->cmd, "--memmap-on-memory is for --as ram only");
 	return MPCTL_EXIT_OK;
 }
 

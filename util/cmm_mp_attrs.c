@@ -56,6 +56,7 @@ const struct cmm_mp_attr_desc cmm_mp_attr_descs[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_KEY_OP]		= U32,
 	[CMM_MP_A_KEY_ID]		= U32,
 	[CMM_MP_A_KEY]			= BINARY(CMM_MP_KEY_LEN),
+	[CMM_MP_A_SEG_MEMMAP_ON_MEMORY]	= U32,
 };
 
 /* as the kernel's sysfs "state" shows them */

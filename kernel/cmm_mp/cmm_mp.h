@@ -44,6 +44,7 @@ struct notifier_block;
  *	wrote: wiped before it is handed to anyone
  * @res: claim of the range while online
  * @mgid: memory group id while online
+ * @memmap_on_memory: online with its memmap taken from itself
  * @res_name: name of @res as shown in /proc/iomem
  * @sdev: its device, mpN.M on the cmm_mp bus (sysfs.c; allocated: a
  *	device may outlive us)
@@ -61,6 +62,7 @@ struct mp_seg {
 	bool dirty;
 	struct resource *res;
 	int mgid;
+	bool memmap_on_memory;
 	char res_name[MP_RES_NAME_LEN];
 	struct device *sdev;
 	struct mp_dev *dev;
@@ -122,6 +124,10 @@ struct mp_dev {
 /* mp_seg_online(): the mode that fits (System RAM here, dax elsewhere) */
 #define MP_SEG_MODE_AUTO	U32_MAX
 
+/* mp_seg_online() flags */
+#define MP_SEG_SHARED			BIT(0)	/* sharing mode (dax, blk) */
+#define MP_SEG_MEMMAP_ON_MEMORY		BIT(1)	/* System RAM: memmap on it */
+
 struct mp_seg_ops;
 
 /**
@@ -133,6 +139,7 @@ struct mp_seg_ops;
  * @devid: its backing device
  * @idx: its index there
  * @shared: sharing mode
+ * @memmap_on_memory: System RAM: take the memmap from the segment itself
  */
 struct mp_seg_target {
 	struct mp_dev *d;
@@ -142,6 +149,7 @@ struct mp_seg_target {
 	u32 devid;
 	u32 idx;
 	bool shared;
+	bool memmap_on_memory;
 };
 
 /**
@@ -264,7 +272,7 @@ u32 mp_seg_remote_holders(struct mp_dev *d, u32 id, u32 *sharers);
 u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
 			u32 *devid, u64 *nha);
 bool mp_seg_usage(struct mp_dev *d, u32 id, struct mp_seg_use *u);
-int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, bool shared,
+int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags,
 		  struct netlink_ext_ack *extack);
 int mp_seg_offline(struct mp_dev *d, u32 id, struct netlink_ext_ack *extack);
 

@@ -15,8 +15,9 @@
 #include "remote.h"
 
 /*
- * Only ids, the mode and the sharing flag are ever read from userspace; everything else is
- * output and rejected on input, so that malformed requests fail loudly.
+ * Only ids, the mode and the sharing and memmap flags are ever read from
+ * userspace; everything else is output and rejected on input, so that
+ * malformed requests fail loudly.
  */
 
 enum mp_nl_mcgrp {
@@ -279,9 +280,10 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 {
 	struct nlattr *mode = info->attrs[CMM_MP_A_SEG_MODE];
 	struct nlattr *shared = info->attrs[CMM_MP_A_SEG_SHARED];
+	struct nlattr *memmap = info->attrs[CMM_MP_A_SEG_MEMMAP_ON_MEMORY];
 	struct mp_dev *d = mp_dev_get_default();
+	u32 id, flags = 0;
 	u8 cmd;
-	u32 id;
 	int ret;
 
 	/*
@@ -300,12 +302,20 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
 		return -EINVAL;
 	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	if (!online && memmap) {
+		NL_SET_ERR_MSG_ATTR(info->extack, memmap,
+				    "memmap_on_memory is an online option");
+		return -EINVAL;
+	}
+	if (shared && nla_get_u32(shared))
+		flags |= MP_SEG_SHARED;
+	if (memmap && nla_get_u32(memmap))
+		flags |= MP_SEG_MEMMAP_ON_MEMORY;
 	if (online) {
 		cmd = CMM_MP_CMD_SEG_ONLINE;
 		ret = mp_seg_online(d, id,
 				    mode ? nla_get_u32(mode) : MP_SEG_MODE_AUTO,
-				    shared && nla_get_u32(shared),
-				    info->extack);
+				    flags, info->extack);
 	} else {
 		cmd = CMM_MP_CMD_SEG_OFFLINE;
 		ret = mp_seg_offline(d, id, info->extack);

@@ -46,6 +46,7 @@ static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 						   CMM_MP_KEY_CLEAR),
 	[CMM_MP_A_KEY_ID]	= { .type = NLA_U32 },
 	[CMM_MP_A_KEY]		= NLA_POLICY_EXACT_LEN(CMM_MP_KEY_LEN),
+	[CMM_MP_A_SEG_MEMMAP_ON_MEMORY] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 /* Commands, handlers and the events group are added by mp_nl_init(). */
@@ -221,7 +222,9 @@ int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 	    nla_put_u32(skb, CMM_MP_A_MEMBLK_FIRST, first) ||
 	    nla_put_u32(skb, CMM_MP_A_MEMBLK_COUNT, count) ||
 	    nla_put_u32(skb, CMM_MP_A_MEMBLK_ONLINE, online) ||
-	    nla_put_u32(skb, CMM_MP_A_MEMBLK_MOVABLE, movable)) {
+	    nla_put_u32(skb, CMM_MP_A_MEMBLK_MOVABLE, movable) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
+			READ_ONCE(s->memmap_on_memory))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

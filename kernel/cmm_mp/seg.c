@@ -385,6 +385,10 @@ static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
 		NL_SET_ERR_MSG(extack, "sharing mode needs dax or blk, not System RAM");
 		return -EINVAL;
 	}
+	if (t->memmap_on_memory && t->ops->mode != CMM_MP_SEG_MODE_RAM) {
+		NL_SET_ERR_MSG(extack, "memmap_on_memory is for System RAM only");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -394,7 +398,8 @@ static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
  * @id: pool-wide segment number
  * @mode: enum cmm_mp_seg_mode, or MP_SEG_MODE_AUTO: System RAM for a
  *	segment of the local device, dax for another one
- * @shared: sharing mode (dax and blk only)
+ * @flags: MP_SEG_SHARED: sharing mode (dax and blk only);
+ *	MP_SEG_MEMMAP_ON_MEMORY: the memmap of System RAM on the segment
  * @extack: for the reason of a failure
  *
  * The backing device gives the segment to this host (alone, or as one of
@@ -406,10 +411,14 @@ static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
  * here in another mode; -EAGAIN the pool changed meanwhile;
  * -EHOSTUNREACH its backing device is lost; the mode's error.
  */
-int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, bool shared,
+int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags,
 		  struct netlink_ext_ack *extack)
 {
-	struct mp_seg_target t = { .d = d, .id = id, .shared = shared };
+	bool shared = flags & MP_SEG_SHARED;
+	struct mp_seg_target t = {
+		.d = d, .id = id, .shared = shared,
+		.memmap_on_memory = flags & MP_SEG_MEMMAP_ON_MEMORY,
+	};
 	u32 devid, idx, owner, sharers;
 	int ret;
 

@@ -10,6 +10,13 @@
  * zone it wants, as daxctl does for dax_kmem. Offlining is done entirely
  * here: offline_and_remove_memory() migrates pages out, and if it cannot,
  * leaves everything as it was.
+ *
+ * With memmap_on_memory (as dax_kmem's), the struct pages of the segment
+ * are taken from its own first pages rather than from node 0: a host whose
+ * other memory is nearly full can still hot-add. The hotplug core allows
+ * it only with memory_hotplug.memmap_on_memory=1 and, on the kernels we
+ * build for (6.1), for a hot-add of exactly one memory block; it is
+ * checked here first so that the refusal says why.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -51,12 +58,31 @@ void mp_seg_blocks_state(const struct mp_seg *s, u32 *online, u32 *movable)
 	}
 }
 
+/* Whether the hotplug core lets @s's memmap be on @s; why not in @extack. */
+static int mp_seg_memmap_check(const struct mp_seg *s,
+			       struct netlink_ext_ack *extack)
+{
+	if (!IS_ENABLED(CONFIG_MHP_MEMMAP_ON_MEMORY)) {
+		NL_SET_ERR_MSG(extack,
+			       "memmap_on_memory: this kernel is built without CONFIG_MHP_MEMMAP_ON_MEMORY");
+		return -EOPNOTSUPP;
+	}
+	if (s->size != s->dev->geo.block_size) {
+		NL_SET_ERR_MSG(extack,
+			       "memmap_on_memory needs a segment of exactly one memory block on this kernel");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /**
  * mp_seg_online_ram() - hot-add a local segment as System RAM
- * @t: the segment (@t->local); the caller holds the device's lock
+ * @t: the segment (@t->local), @t->memmap_on_memory for its memmap on
+ *	itself; the caller holds the device's lock
  * @extack: where to say why it failed
  *
  * Return: 0, -EALREADY when not offline, -EBUSY when the range is claimed,
+ * -EOPNOTSUPP when memmap_on_memory is asked for and the kernel cannot,
  * or the error of the memory hotplug core.
  */
 static int mp_seg_online_ram(const struct mp_seg_target *t,
@@ -64,6 +90,7 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 {
 	struct mp_seg *s = t->local;
 	struct mp_dev *d = s->dev;
+	mhp_t flags = MHP_NID_IS_MGID;
 	struct resource *res;
 	int mgid, ret;
 
@@ -71,6 +98,12 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 	if (s->state != CMM_MP_SEG_OFFLINE) {
 		NL_SET_ERR_MSG(extack, "segment is not offline");
 		return -EALREADY;
+	}
+	if (t->memmap_on_memory) {
+		ret = mp_seg_memmap_check(s, extack);
+		if (ret)
+			return ret;
+		flags |= MHP_MEMMAP_ON_MEMORY;
 	}
 	/* online memory pins the module: unloading must never leave it behind */
 	if (!try_module_get(THIS_MODULE))
@@ -97,7 +130,23 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 	}
 
 	ret = add_memory_driver_managed(mgid, s->phys, s->size,
-					"System RAM (cmm_mp)", MHP_NID_IS_MGID);
+					"System RAM (cmm_mp)", flags);
+	/*
+	 * The one other reason for -EINVAL with the flag (a bad range) fails
+	 * without it too; the parameter itself is not visible to modules.
+	 */
+	if (ret == -EINVAL && t->memmap_on_memory) {
+		NL_SET_ERR_MSG(extack,
+			       "the kernel refused memmap_on_memory: boot it with memory_hotplug.memmap_on_memory=1");
+		ret = -EOPNOTSUPP;
+		goto err_group;
+	}
+	/* the memmap, 1/64 of the segment, is the big allocation of a hot-add */
+	if (ret == -ENOMEM && !t->memmap_on_memory) {
+		NL_SET_ERR_MSG(extack,
+			       "memory hot-add failed: too little free memory for its memmap (try memmap_on_memory)");
+		goto err_group;
+	}
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "memory hot-add failed");
 		goto err_group;
@@ -105,13 +154,15 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 
 	s->res = res;
 	s->mgid = mgid;
+	WRITE_ONCE(s->memmap_on_memory, t->memmap_on_memory);
 	spin_lock_bh(&d->mem_lock);
 	s->owner = d->chip_id;
 	s->dirty = true;
 	spin_unlock_bh(&d->mem_lock);
 	WRITE_ONCE(s->state, CMM_MP_SEG_ONLINE_RAM);
-	dev_info(s->sdev, "added %#llx-%#llx as System RAM on node %d\n",
-		 s->phys, s->phys + s->size - 1, d->nid);
+	dev_info(s->sdev, "added %#llx-%#llx as System RAM on node %d%s\n",
+		 s->phys, s->phys + s->size - 1, d->nid,
+		 t->memmap_on_memory ? ", memmap on it" : "");
 	return 0;
 
 err_group:
@@ -163,6 +214,7 @@ static int mp_seg_offline_ram(const struct mp_seg_target *t,
 	kfree(s->res);
 	s->res = NULL;
 	s->mgid = -1;
+	WRITE_ONCE(s->memmap_on_memory, false);
 	/* our pages, page cache and slab were here: nobody else sees them */
 	mp_seg_wipe(d, s);
 	WRITE_ONCE(s->state, CMM_MP_SEG_OFFLINE);

@@ -182,6 +182,7 @@ MP_SEG_ATTR(size, "%llu", s->size);
 MP_SEG_ATTR(memblock_first, "%u", seg_blocks_first(s));
 MP_SEG_ATTR(memblock_count, "%llu", s->size / s->dev->geo.block_size);
 MP_SEG_ATTR(memblock_online, "%u", seg_blocks_online(s));
+MP_SEG_ATTR(memmap_on_memory, "%u", READ_ONCE(s->memmap_on_memory));
 
 /* The device node while mapped here as dax or blk; empty otherwise. */
 static ssize_t seg_devnode_show(struct device *dev,
@@ -209,6 +210,7 @@ static struct attribute *mp_seg_attrs[] = {
 	&seg_attr_memblock_first.attr,
 	&seg_attr_memblock_count.attr,
 	&seg_attr_memblock_online.attr,
+	&seg_attr_memmap_on_memory.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mp_seg);

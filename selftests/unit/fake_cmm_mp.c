@@ -122,7 +122,11 @@ static struct fake_sock *fake_of(int fd)
 struct fake_pool {
 	unsigned int nr_devs, segs_per_dev;
 	uint32_t state[FAKE_MAX_SEGS];
+	bool memmap[FAKE_MAX_SEGS];	/* online with memmap_on_memory */
 };
+
+/* in the state file: a segment's memmap_on_memory, above its state */
+#define FAKE_STATE_MEMMAP	0x10000u
 
 static unsigned int env_uint(const char *name, unsigned int def,
 			     unsigned int max)
@@ -162,9 +166,12 @@ static void pool_load(struct fake_pool *p)
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	while (fscanf(f, "%u %u", &id, &st) == 2)
-		if (id < FAKE_MAX_SEGS)
-			p->state[id] = st;
+	while (fscanf(f, "%u %u", &id, &st) == 2) {
+		if (id >= FAKE_MAX_SEGS)
+			continue;
+		p->state[id] = st & ~FAKE_STATE_MEMMAP;
+		p->memmap[id] = st & FAKE_STATE_MEMMAP;
+	}
 	fclose(f);
 }
 
@@ -199,7 +206,8 @@ static void pool_put(const struct fake_pool *p)
 	if (!f)
 		return;
 	for (i = 0; i < nr_segs(p); i++)
-		fprintf(f, "%u %u\n", i, p->state[i]);
+		fprintf(f, "%u %u\n", i,
+			p->state[i] | (p->memmap[i] ? FAKE_STATE_MEMMAP : 0));
 	fclose(f);
 }
 
@@ -529,6 +537,7 @@ static void put_seg(struct mbuf *b, const struct fake_pool *p, uint32_t id,
 	put_u32(b, CMM_MP_A_MEMBLK_COUNT, local ? 1 : 0);
 	put_u32(b, CMM_MP_A_MEMBLK_ONLINE, online);
 	put_u32(b, CMM_MP_A_MEMBLK_MOVABLE, movable);
+	put_u32(b, CMM_MP_A_SEG_MEMMAP_ON_MEMORY, p->memmap[id]);
 	msg_end(b, off);
 }
 
@@ -621,7 +630,12 @@ static void multicast(const struct fake_pool *p, uint32_t id)
 	free(b);
 }
 
-static int seg_online(struct fake_pool *p, uint32_t id, const char **emsg)
+/*
+ * @memmap: CMM_MP_A_SEG_MEMMAP_ON_MEMORY asked for; FAKE_CMM_MP_NO_MEMMAP
+ * plays a kernel booted without memory_hotplug.memmap_on_memory=1.
+ */
+static int seg_online(struct fake_pool *p, uint32_t id, bool memmap,
+		      const char **emsg)
 {
 	int rc;
 
@@ -633,12 +647,17 @@ static int seg_online(struct fake_pool *p, uint32_t id, const char **emsg)
 		*emsg = "remote segments cannot be System RAM";
 		return -EOPNOTSUPP;
 	}
+	if (memmap && env_true("FAKE_CMM_MP_NO_MEMMAP")) {
+		*emsg = "memmap_on_memory refused: boot with memory_hotplug.memmap_on_memory=1";
+		return -EOPNOTSUPP;
+	}
 	rc = block_add(seg_block(p, id));
 	if (rc) {
 		*emsg = "fake: MP_SYSFS_ROOT not usable";
 		return rc;
 	}
 	p->state[id] = CMM_MP_SEG_ONLINE_RAM;
+	p->memmap[id] = memmap;
 	return 0;
 }
 
@@ -650,6 +669,7 @@ static int seg_offline(struct fake_pool *p, uint32_t id, const char **emsg)
 	}
 	block_remove(seg_block(p, id));
 	p->state[id] = CMM_MP_SEG_OFFLINE;
+	p->memmap[id] = false;
 	return 0;
 }
 
@@ -870,6 +890,12 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 			*emsg = "Attribute failed policy validation";
 			return -EINVAL;
 		}
+		if (tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY] &&
+		    (g->cmd == CMM_MP_CMD_SEG_OFFLINE ||
+		     get_u32(tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY]) > 1)) {
+			*emsg = "Attribute failed policy validation";
+			return -EINVAL;
+		}
 		id = get_u32(tb[CMM_MP_A_SEG_ID]);
 		if (id >= nr_segs(&p))
 			return -ENOENT;
@@ -877,7 +903,11 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 			      "offline", id, emsg);
 		if (rc)
 			return rc;
-		rc = g->cmd == CMM_MP_CMD_SEG_ONLINE ? seg_online(&p, id, emsg) :
+		rc = g->cmd == CMM_MP_CMD_SEG_ONLINE ?
+			seg_online(&p, id,
+				   tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY] &&
+				   get_u32(tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY]),
+				   emsg) :
 			seg_offline(&p, id, emsg);
 		if (rc)
 			return rc;

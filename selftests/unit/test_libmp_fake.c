@@ -34,7 +34,7 @@ static const char *const fake_env[] = {
 	"FAKE_CMM_MP_UNLOADED", "FAKE_CMM_MP_DEVS", "FAKE_CMM_MP_SEGS",
 	"FAKE_CMM_MP_FAIL", "FAKE_CMM_MP_BADBLOCK", "FAKE_CMM_MP_AUTOONLINE",
 	"FAKE_CMM_MP_NOTROOT", "FAKE_CMM_MP_FAMILY", "FAKE_CMM_MP_NOBACKEND",
-	"FAKE_CMM_MP_KEYLOG",
+	"FAKE_CMM_MP_KEYLOG", "FAKE_CMM_MP_NO_MEMMAP",
 };
 
 static int setup(void **state)
@@ -325,6 +325,56 @@ static void test_online_no_movable(void **state)
 	block_state(f, 16, buf, sizeof(buf));
 	assert_string_equal(buf, "online_kernel");
 	assert_int_equal(cmmmp_segment_online(seg, 0x80), -EINVAL);
+}
+
+/* The memmap on the segment: asked for, reported, refused, and gone. */
+static void test_online_memmap(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *seg = seg_of(f, 2);
+	struct mp_segment *s;
+	struct mp_ctx *other;
+	char buf[64];
+
+	/* a kernel without memory_hotplug.memmap_on_memory=1 */
+	setenv("FAKE_CMM_MP_NO_MEMMAP", "1", 1);
+	assert_int_equal(cmmmp_segment_online(seg, MP_ONLINE_MEMMAP_ON_MEMORY),
+			 -EOPNOTSUPP);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_non_null(strstr(cmmmp_get_last_error_msg(f->ctx),
+			       "memory_hotplug.memmap_on_memory=1"));
+	assert_int_equal(cmmmp_segment_refresh(seg), 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_false(cmmmp_segment_get_memmap_on_memory(seg));
+	block_state(f, 16, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	unsetenv("FAKE_CMM_MP_NO_MEMMAP");
+
+	/* System RAM only: refused here, before the kernel is asked */
+	assert_int_equal(cmmmp_segment_online_as(seg, MP_SEG_MODE_DAX,
+						 MP_ONLINE_MEMMAP_ON_MEMORY),
+			 -EINVAL);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+
+	assert_int_equal(cmmmp_segment_online(seg, MP_ONLINE_MEMMAP_ON_MEMORY),
+			 0);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_ONLINE_RAM);
+	assert_true(cmmmp_segment_get_memmap_on_memory(seg));
+	block_state(f, 16, buf, sizeof(buf));
+	assert_string_equal(buf, "online_movable");
+	/* another context reads it from the kernel */
+	assert_int_equal(cmmmp_new(&other), 0);
+	s = cmmmp_segment_get_by_id(other, 2);
+	assert_true(s && cmmmp_segment_get_memmap_on_memory(s));
+	s = cmmmp_segment_get_by_id(other, 1);
+	assert_true(s && !cmmmp_segment_get_memmap_on_memory(s));
+	cmmmp_unref(other);
+
+	assert_int_equal(cmmmp_segment_offline(seg), 0);
+	assert_false(cmmmp_segment_get_memmap_on_memory(seg));
+	/* and without the flag, as before */
+	assert_int_equal(cmmmp_segment_online_as(seg, MP_SEG_MODE_RAM, 0), 0);
+	assert_false(cmmmp_segment_get_memmap_on_memory(seg));
 }
 
 static void test_auto_online(void **state)
@@ -650,6 +700,7 @@ int main(void)
 		T(test_online_offline),
 		T(test_online_as),
 		T(test_online_no_movable),
+		T(test_online_memmap),
 		T(test_auto_online),
 		T(test_bad_block_rolls_back),
 		T(test_bad_block_rollback_fails),

@@ -26,7 +26,9 @@ ok() {
 }
 
 sed -n 's/^\tmp_\([a-z0-9_]*\);$/\1/p' "$sym" | sort > "$tmp/old"
-sed -n 's/^\tcmmmp_\([a-z0-9_]*\);$/\1/p' "$sym" | sort > "$tmp/new"
+# the renamed ones: LIBMP_1.6's; later nodes bring cmmmp_ names only
+sed -n '/^LIBMP_1.6 {/,/^}/s/^\tcmmmp_\([a-z0-9_]*\);$/\1/p' "$sym" |
+	sort > "$tmp/new"
 sed -n 's/^#define mp_\([a-z0-9_]*\) *cmmmp_\([a-z0-9_]*\)$/\1 \2/p' "$hdr" |
 	awk '$1 == $2 { print $1 }' | grep -v foreach | sort > "$tmp/macros"
 

@@ -82,6 +82,10 @@ golden online online 0,2
 golden online-listed list -s 0-2
 golden online-no-movable online 1 --no-movable
 golden offline offline 0-2
+# the memmap of the hot-added memory taken from the segment
+golden online-memmap online 1 --memmap-on-memory
+golden list-memmap list -s 1
+run offline 1
 
 # the kernel's auto-online policy onlined the block to ZONE_NORMAL
 echo online > "$S/devices/system/memory/auto_online_blocks"
@@ -122,6 +126,13 @@ FAKE_CMM_MP_FAIL="offline:0:16:3 pages could not migrate" code \
 FAKE_CMM_MP_BADBLOCK=15 code "a memory block refused (ENOSPC): any other" 1 \
 	online 1
 code "format 1 folds the classes into 1" 1 --format=1 online 9
+FAKE_CMM_MP_NO_MEMMAP=1 code "memmap_on_memory refused by the kernel" 1 \
+	online 2 --memmap-on-memory
+run list -s 2
+printf '%s' "$out" | grep -q '"state":"offline"'
+ok $? "a refused memmap_on_memory online leaves the segment offline"
+code "usage: --memmap-on-memory is for System RAM" 2 \
+	online 2 --as dax --memmap-on-memory
 
 echo "1..$n"
 [ "$fails" = 0 ]

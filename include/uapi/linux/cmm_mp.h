@@ -42,7 +42,8 @@ enum cmm_mp_cmd {
 	CMM_MP_CMD_UNSPEC,
 	CMM_MP_CMD_DEV_GET,	/* doit: CMM_MP_A_DEV_ID; dump: all devices */
 	CMM_MP_CMD_SEG_GET,	/* doit: CMM_MP_A_SEG_ID; dump: all segments */
-	CMM_MP_CMD_SEG_ONLINE,	/* CMM_MP_A_SEG_ID [, _SEG_MODE, _SEG_SHARED] */
+	/* CMM_MP_A_SEG_ID [, _SEG_MODE, _SEG_SHARED, _SEG_MEMMAP_ON_MEMORY] */
+	CMM_MP_CMD_SEG_ONLINE,
 	CMM_MP_CMD_SEG_OFFLINE,	/* CMM_MP_A_SEG_ID */
 	CMM_MP_CMD_SEG_EVENT,	/* multicast: a segment changed state */
 	CMM_MP_CMD_STATS_GET,	/* dump: one message per peer of the backend */
@@ -114,6 +115,14 @@ enum cmm_mp_attr {
 	CMM_MP_A_KEY_OP,	/* u32: enum cmm_mp_key_op */
 	CMM_MP_A_KEY_ID,	/* u32: key id carried in each frame's tag */
 	CMM_MP_A_KEY,		/* binary, CMM_MP_KEY_LEN bytes; never sent back */
+	/*
+	 * u32: 1 when the memmap (struct pages) of a System RAM segment is
+	 * taken from the segment itself, as dax_kmem's memmap_on_memory;
+	 * input of SEG_ONLINE too (System RAM only). Needs the kernel's
+	 * memory_hotplug.memmap_on_memory=1 and, on Linux 6.1, a segment of
+	 * exactly one memory block (CMM_MP_A_BLOCK_SIZE).
+	 */
+	CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
 	__CMM_MP_A_MAX,
 };
 
