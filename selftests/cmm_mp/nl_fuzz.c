@@ -46,8 +46,10 @@
  * blk, or offline; data of unowned segments is overwritten): the checks
  * of state are the caller's, after the run (selftests/cmm_mp/fuzz.sh).
  * Legal actions that would take the pool or the guest away, rather than
- * exercise our code, are never drawn: MPE_KEY_SET (the peers would drop
- * our frames), the block layer's blktrace commands (unbounded buffers),
+ * exercise our code, are never drawn: MPE_KEY_SET and the pool family's
+ * CMM_MP_CMD_KEY_SET (a random key would make the peers drop our frames:
+ * a draw of that command becomes one of no such number), the block
+ * layer's blktrace commands (unbounded buffers),
  * filesystem freeze; valid block zero-out/discard ranges and transfers
  * are kept short (TCG is slow). Blocks of a segment hot-added as RAM are
  * never onlined here, so the guest's memory is never at stake. At the
@@ -437,7 +439,7 @@ static uint32_t seg_id(void)
 
 static const uint16_t in_attrs[] = {
 	CMM_MP_A_SEG_ID, CMM_MP_A_SEG_ID, CMM_MP_A_DEV_ID, CMM_MP_A_SEG_MODE,
-	CMM_MP_A_SEG_SHARED,
+	CMM_MP_A_SEG_SHARED, CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
 };
 
 /* One attribute: mostly the inputs of the policy, with their types. */
@@ -463,6 +465,7 @@ static void gen_attr(struct msg *m)
 		    PICK(3, 4, 0xffffffff, rnd64());
 		break;
 	case CMM_MP_A_SEG_SHARED:
+	case CMM_MP_A_SEG_MEMMAP_ON_MEMORY:
 		v = chance(85) ? rnd(2) : PICK(2, 0xffffffff, rnd64());
 		break;
 	case CMM_MP_A_DEV_ID:
@@ -526,6 +529,8 @@ static size_t gen_nl(struct msg *m)
 	g->cmd = chance(80) ? 1 + rnd(CMM_MP_CMD_MAX) :
 		 chance(50) ? PICK(0, CMM_MP_CMD_MAX + 1, CMM_MP_CMD_MAX + 2) :
 		 rnd(256);
+	if (g->cmd == CMM_MP_CMD_KEY_SET)
+		g->cmd = CMM_MP_CMD_MAX + 1;
 	g->version = chance(90) ? CMM_MP_GENL_VERSION : rnd(256);
 	if (chance(4))
 		g->reserved = 1 + rnd(0xffff);
@@ -628,17 +633,25 @@ static enum expect nl_model(const struct msg *m, size_t sent, bool unpriv,
 			return EXP_ERR;
 		}
 		if (t != CMM_MP_A_SEG_ID && t != CMM_MP_A_DEV_ID &&
-		    t != CMM_MP_A_SEG_MODE && t != CMM_MP_A_SEG_SHARED) {
+		    t != CMM_MP_A_SEG_MODE && t != CMM_MP_A_SEG_SHARED &&
+		    t != CMM_MP_A_SEG_MEMMAP_ON_MEMORY &&
+		    t != CMM_MP_A_KEY_OP && t != CMM_MP_A_KEY_ID &&
+		    t != CMM_MP_A_KEY) {
 			*why = "attribute not accepted as input";
 			return EXP_ERR;
 		}
-		if (a->nla_len != NLA_HDRLEN + 4) {
+		/* the key's input attributes: valid on any command, unused */
+		if (a->nla_len != NLA_HDRLEN +
+		    (t == CMM_MP_A_KEY ? CMM_MP_KEY_LEN : 4)) {
 			*why = "wrong attribute length";
 			return EXP_ERR;
 		}
 		memcpy(&v, p + NLA_HDRLEN, 4);
 		if ((t == CMM_MP_A_SEG_MODE && v >= __CMM_MP_SEG_MODE_MAX) ||
-		    (t == CMM_MP_A_SEG_SHARED && v > 1)) {
+		    (t == CMM_MP_A_SEG_SHARED && v > 1) ||
+		    (t == CMM_MP_A_SEG_MEMMAP_ON_MEMORY && v > 1) ||
+		    (t == CMM_MP_A_KEY_OP &&
+		     (v < CMM_MP_KEY_SET || v > CMM_MP_KEY_CLEAR))) {
 			*why = "value out of range";
 			return EXP_ERR;
 		}
