@@ -183,7 +183,7 @@ struct mp_seg_ops {
 /**
  * struct mp_seg_use - how a segment is used on this host (mp_seg_usage())
  * @mode: enum cmm_mp_seg_mode
- * @shared: mapped in sharing mode
+ * @shared: mapped here in sharing mode, or else held by sharers
  * @devnode: "/dev/mps5", "" for none
  */
 struct mp_seg_use {
@@ -271,7 +271,8 @@ u32 mp_seg_state(struct mp_seg *s, u32 *owner, u32 *sharers);
 u32 mp_seg_remote_holders(struct mp_dev *d, u32 id, u32 *sharers);
 u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
 			u32 *devid, u64 *nha);
-bool mp_seg_usage(struct mp_dev *d, u32 id, struct mp_seg_use *u);
+bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
+		  struct mp_seg_use *u);
 int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags,
 		  struct netlink_ext_ack *extack);
 int mp_seg_offline(struct mp_dev *d, u32 id, struct netlink_ext_ack *extack);

@@ -179,11 +179,10 @@ static int mp_nl_put_map(struct sk_buff *skb, struct mp_dev *d, u32 id,
 			 u32 sharers)
 {
 	struct mp_seg_use u;
-	bool mapped = mp_seg_usage(d, id, &u);
 
+	mp_seg_usage(d, id, sharers, &u);
 	if (nla_put_u32(skb, CMM_MP_A_SEG_MODE, u.mode) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_SHARED,
-			mapped ? u.shared : sharers != 0) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_SHARED, u.shared) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_SHARERS, sharers) ||
 	    (u.devnode[0] && nla_put_string(skb, CMM_MP_A_SEG_DEVNODE,
 					    u.devnode)))

@@ -214,18 +214,21 @@ u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
  * mp_seg_usage() - how a segment is used on this host
  * @d: the pool device
  * @id: pool-wide segment number
+ * @sharers: its sharers in the pool (mp_seg_state() and the like)
  * @u: filled: its mode (CMM_MP_SEG_MODE_RAM when it is not mapped here,
  *	so that every host describes an unmapped segment alike), whether it
- *	is mapped in sharing mode, and its device node ("" for none)
+ *	is shared (mapped here in sharing mode, or else held by sharers of
+ *	the pool), and its device node ("" for none)
  *
  * Return: true when it is mapped here as /dev/mps or /dev/mpb.
  */
-bool mp_seg_usage(struct mp_dev *d, u32 id, struct mp_seg_use *u)
+bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
+		  struct mp_seg_use *u)
 {
 	struct mp_remote *r;
 
 	u->mode = CMM_MP_SEG_MODE_RAM;
-	u->shared = false;
+	u->shared = sharers != 0;
 	u->devnode[0] = '\0';
 	rcu_read_lock();
 	r = mp_remote_find(d, id);
@@ -337,20 +340,20 @@ static int mp_seg_place(struct mp_dev *d, struct mp_seg_target *t,
 		NL_SET_ERR_MSG(extack, "the pool changed meanwhile: try again");
 		return -EAGAIN;
 	}
-	if (mp_remote_find(d, t->id) && ram) {
-		NL_SET_ERR_MSG(extack, "segment is mapped here: offline it first");
-		return -EBUSY;
-	}
 	if (mp_remote_find(d, t->id)) {
+		if (ram) {
+			NL_SET_ERR_MSG(extack, "segment is mapped here: offline it first");
+			return -EBUSY;
+		}
 		NL_SET_ERR_MSG(extack, "segment is online on this host already");
 		return -EALREADY;
 	}
 	if (t->local) {
-		if (READ_ONCE(t->local->state) != CMM_MP_SEG_OFFLINE && ram) {
-			NL_SET_ERR_MSG(extack, "segment is not offline");
-			return -EALREADY;
-		}
 		if (READ_ONCE(t->local->state) != CMM_MP_SEG_OFFLINE) {
+			if (ram) {
+				NL_SET_ERR_MSG(extack, "segment is not offline");
+				return -EALREADY;
+			}
 			NL_SET_ERR_MSG(extack, "segment is System RAM here: offline it first");
 			return -EBUSY;
 		}

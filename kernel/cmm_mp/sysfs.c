@@ -152,24 +152,29 @@ static int seg_owner(struct mp_seg *s)
 	return (int)owner;
 }
 
+/* How the segment is used here (seg.c), as netlink reports it too. */
+static void seg_use(struct mp_seg *s, struct mp_seg_use *u)
+{
+	u32 owner, sharers;
+
+	mp_seg_state(s, &owner, &sharers);
+	mp_seg_usage(s->dev, mp_seg_pool_id(s), sharers, u);
+}
+
 static const char *seg_mode(struct mp_seg *s)
 {
 	struct mp_seg_use u;
 
-	mp_seg_usage(s->dev, mp_seg_pool_id(s), &u);
+	seg_use(s, &u);
 	return mp_seg_mode_name(u.mode);
 }
 
-/* Mapped here in sharing mode, or else shared by devices of the pool. */
 static u32 seg_shared(struct mp_seg *s)
 {
 	struct mp_seg_use u;
-	u32 owner, sharers;
 
-	if (mp_seg_usage(s->dev, mp_seg_pool_id(s), &u))
-		return u.shared;
-	mp_seg_state(s, &owner, &sharers);
-	return sharers != 0;
+	seg_use(s, &u);
+	return u.shared;
 }
 
 MP_SEG_ATTR(segment, "%u", mp_seg_pool_id(s));
@@ -191,7 +196,7 @@ static ssize_t seg_devnode_show(struct device *dev,
 	struct mp_seg *s = dev_to_seg(dev);
 	struct mp_seg_use u;
 
-	mp_seg_usage(s->dev, mp_seg_pool_id(s), &u);
+	seg_use(s, &u);
 	return sysfs_emit(buf, "%s\n", u.devnode);
 }
 
@@ -225,7 +230,7 @@ static int mp_seg_uevent(struct device *dev, struct kobj_uevent_env *env)
 	struct mp_seg *s = dev_to_seg(dev);
 	struct mp_seg_use u;
 
-	mp_seg_usage(s->dev, mp_seg_pool_id(s), &u);
+	seg_use(s, &u);
 	if (add_uevent_var(env, "MP_DEVICE=%s", s->dev->name) ||
 	    add_uevent_var(env, "MP_SEG_INDEX=%u", s->id) ||
 	    add_uevent_var(env, "MP_SEG_ID=%u", mp_seg_pool_id(s)) ||
