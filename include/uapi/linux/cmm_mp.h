@@ -42,12 +42,22 @@ enum cmm_mp_cmd {
 	CMM_MP_CMD_UNSPEC,
 	CMM_MP_CMD_DEV_GET,	/* doit: CMM_MP_A_DEV_ID; dump: all devices */
 	CMM_MP_CMD_SEG_GET,	/* doit: CMM_MP_A_SEG_ID; dump: all segments */
-	/* CMM_MP_A_SEG_ID [, _SEG_MODE, _SEG_SHARED, _SEG_MEMMAP_ON_MEMORY] */
+	/*
+	 * CMM_MP_A_SEG_ID [, _SEG_MODE, _SEG_SHARED, _SEG_MEMMAP_ON_MEMORY,
+	 * _SEG_MIRROR]
+	 */
 	CMM_MP_CMD_SEG_ONLINE,
 	CMM_MP_CMD_SEG_OFFLINE,	/* CMM_MP_A_SEG_ID */
 	CMM_MP_CMD_SEG_EVENT,	/* multicast: a segment changed state */
 	CMM_MP_CMD_STATS_GET,	/* dump: one message per peer of the backend */
 	CMM_MP_CMD_KEY_SET,	/* CMM_MP_A_KEY_OP, _KEY_ID [, _KEY] */
+	/*
+	 * CMM_MP_A_SEG_ID of a mirrored segment [, _SEG_MIRROR]: rebuild its
+	 * lost copy where it was (its device came back) or on the segment
+	 * _SEG_MIRROR names (a replacement); the rebuild runs in the
+	 * background and ends in a CMM_MP_CMD_SEG_EVENT
+	 */
+	CMM_MP_CMD_SEG_REPAIR,
 	__CMM_MP_CMD_MAX,
 };
 
@@ -123,6 +133,16 @@ enum cmm_mp_attr {
 	 * exactly one memory block (CMM_MP_A_BLOCK_SIZE).
 	 */
 	CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
+	/*
+	 * Mirrored segments (dax and blk, pooling mode): u32, the pool-wide
+	 * number of the segment that holds the second copy of a segment
+	 * mapped here. Input of SEG_ONLINE (the copy to keep beside
+	 * CMM_MP_A_SEG_ID, on another device) and of SEG_REPAIR (a
+	 * replacement for the lost copy).
+	 */
+	CMM_MP_A_SEG_MIRROR,
+	CMM_MP_A_SEG_REDUNDANCY,/* u32: enum cmm_mp_seg_redundancy */
+	CMM_MP_A_SEG_REBUILT,	/* u64: bytes of the lost copy rebuilt so far */
 	__CMM_MP_A_MAX,
 };
 
@@ -143,6 +163,19 @@ enum cmm_mp_seg_mode {
 	CMM_MP_SEG_MODE_DAX,	/* character device /dev/mps<SEG_ID> */
 	CMM_MP_SEG_MODE_BLK,	/* block device /dev/mpb<SEG_ID> */
 	__CMM_MP_SEG_MODE_MAX,
+};
+
+/*
+ * CMM_MP_A_SEG_REDUNDANCY of a mirrored segment: both copies hold the
+ * data; one copy is lost (its device failed or refused an access: I/O
+ * goes on with the other one); the lost copy is being rebuilt from the
+ * other one (writes go to both, reads to the whole one).
+ */
+enum cmm_mp_seg_redundancy {
+	CMM_MP_SEG_MIRRORED = 1,
+	CMM_MP_SEG_DEGRADED,
+	CMM_MP_SEG_REBUILDING,
+	__CMM_MP_SEG_REDUNDANCY_MAX,
 };
 
 /*
