@@ -14,6 +14,7 @@
 #include <linux/cmm_mp.h>
 
 #include "libmp-private.h"
+#include "mp_names.h"
 
 uint32_t mp_device_id_of(const void *obj)
 {
@@ -277,24 +278,27 @@ MP_EXPORT uint32_t cmmmp_device_get_generation(struct mp_device *dev)
 	return dev->gen;
 }
 
+/* libmp's public enums are the kernel's numbers, named by the kernel's own
+ * names (kernel/common/mp_names.c, compiled in).
+ */
+#define MP_SAME(a, b)	((int)(a) == (int)(b))
+_Static_assert(MP_SAME(MP_DEV_UP, CMM_MP_DEV_UP) &&
+	       MP_SAME(MP_DEV_LOST, CMM_MP_DEV_LOST),
+	       "enum mp_dev_state is not the kernel's");
+_Static_assert(MP_SAME(MP_POOL_LOCAL, CMM_MP_POOL_LOCAL) &&
+	       MP_SAME(MP_POOL_DISCOVERY, CMM_MP_POOL_DISCOVERY) &&
+	       MP_SAME(MP_POOL_RUNTIME, CMM_MP_POOL_RUNTIME) &&
+	       MP_SAME(MP_POOL_CONFLICT, CMM_MP_POOL_CONFLICT),
+	       "enum mp_pool_state is not the kernel's");
+
 MP_EXPORT const char *cmmmp_dev_state_name(enum mp_dev_state state)
 {
-	switch (state) {
-	case MP_DEV_UP:		return "up";
-	case MP_DEV_LOST:	return "lost";
-	}
-	return "unknown";
+	return cmm_mp_dev_state_name(state);
 }
 
 MP_EXPORT const char *cmmmp_pool_state_name(enum mp_pool_state state)
 {
-	switch (state) {
-	case MP_POOL_LOCAL:	return "local";
-	case MP_POOL_DISCOVERY:	return "discovery";
-	case MP_POOL_RUNTIME:	return "runtime";
-	case MP_POOL_CONFLICT:	return "conflict";
-	}
-	return "unknown";
+	return cmm_mp_pool_state_name(state);
 }
 
 MP_EXPORT int cmmmp_device_get_abstract_distance(struct mp_device *dev)

@@ -17,6 +17,7 @@
 
 #include "libmp-private.h"
 #include "util/cmm_mp_attrs.h"
+#include "mp_names.h"
 
 uint32_t mp_segment_id_of(const void *obj)
 {
@@ -308,7 +309,7 @@ MP_EXPORT bool cmmmp_segment_is_online(struct mp_segment *seg)
 	return seg->info.state == CMM_MP_SEG_ONLINE_RAM;
 }
 
-/* libmp's public enums are the kernel's numbers (names: cmm_mp_attrs.c). */
+/* libmp's public enums are the kernel's numbers (names: mp_names.c). */
 #define MP_SAME(a, b)	((int)(a) == (int)(b))
 _Static_assert(MP_SAME(MP_SEG_OFFLINE, CMM_MP_SEG_OFFLINE) &&
 	       MP_SAME(MP_SEG_ONLINE_RAM, CMM_MP_SEG_ONLINE_RAM) &&
@@ -322,18 +323,15 @@ _Static_assert(MP_SAME(MP_SEG_MODE_RAM, CMM_MP_SEG_MODE_RAM) &&
 	       MP_SAME(MP_SEG_MODE_BLK, CMM_MP_SEG_MODE_BLK),
 	       "enum mp_seg_mode is not the kernel's");
 
+/* The kernel's own names (kernel/common/mp_names.c, compiled in). */
 MP_EXPORT const char *cmmmp_seg_state_name(enum mp_seg_state state)
 {
-	if ((unsigned int)state >= ARRAY_SIZE(cmm_mp_seg_state_names))
-		return "unknown";
-	return cmm_mp_seg_state_names[state];
+	return cmm_mp_seg_state_name(state);
 }
 
 MP_EXPORT const char *cmmmp_seg_mode_name(enum mp_seg_mode mode)
 {
-	if ((unsigned int)mode >= ARRAY_SIZE(cmm_mp_seg_mode_names))
-		return "unknown";
-	return cmm_mp_seg_mode_names[mode];
+	return cmm_mp_seg_mode_name(mode);
 }
 
 /* Send a per-segment command whose answer is that segment's message. */

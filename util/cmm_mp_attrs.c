@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The one table of cmm_mp's attributes and names in userspace
+ * The one table of cmm_mp's attributes in userspace
  * (cmm_mp_attrs.h). A new attribute of linux/cmm_mp.h goes here, and
  * selftests/unit/test_util_options checks that none is left out.
  */
@@ -59,18 +59,3 @@ const struct cmm_mp_attr_desc cmm_mp_attr_descs[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_SEG_MEMMAP_ON_MEMORY]	= U32,
 };
 
-/* as the kernel's sysfs "state" shows them */
-const char *const cmm_mp_seg_state_names[__CMM_MP_SEG_STATE_MAX] = {
-	[CMM_MP_SEG_OFFLINE]		= "offline",
-	[CMM_MP_SEG_ONLINE_RAM]		= "online-ram",
-	[CMM_MP_SEG_BUSY]		= "busy",
-	[CMM_MP_SEG_FAILED]		= "failed",
-	[CMM_MP_SEG_OWNED]		= "owned",
-	[CMM_MP_SEG_SHARED]		= "shared",
-};
-
-const char *const cmm_mp_seg_mode_names[__CMM_MP_SEG_MODE_MAX] = {
-	[CMM_MP_SEG_MODE_RAM]		= "system-ram",
-	[CMM_MP_SEG_MODE_DAX]		= "dax",
-	[CMM_MP_SEG_MODE_BLK]		= "blk",
-};

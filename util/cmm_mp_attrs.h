@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * The cmm_mp generic netlink attributes and state names as userspace sees
- * them, written once (cmm_mp_attrs.c): libmp builds its libnl policy and
- * its names from these tables, the unit tests' fake kernel
- * (selftests/unit/fake_cmm_mp.c) its strict validation. The numbers are
- * the uapi header's.
+ * The cmm_mp generic netlink attributes as userspace sees them, written
+ * once (cmm_mp_attrs.c): libmp builds its libnl policy from this table,
+ * the unit tests' fake kernel (selftests/unit/fake_cmm_mp.c) its strict
+ * validation. The numbers are the uapi header's. The state and mode names
+ * are the kernel's own (kernel/common/mp_names.h).
  */
 #ifndef _CMM_MP_ATTRS_H
 #define _CMM_MP_ATTRS_H
@@ -30,7 +30,5 @@ struct cmm_mp_attr_desc {
 };
 
 extern const struct cmm_mp_attr_desc cmm_mp_attr_descs[CMM_MP_A_MAX + 1];
-extern const char *const cmm_mp_seg_state_names[__CMM_MP_SEG_STATE_MAX];
-extern const char *const cmm_mp_seg_mode_names[__CMM_MP_SEG_MODE_MAX];
 
 #endif /* _CMM_MP_ATTRS_H */

@@ -14,6 +14,7 @@
 #include <net/netlink.h>
 #include <linux/cmm_mp.h>
 
+#include "mp_names.h"
 #include "mp_pamt.h"
 #include "mp_seg.h"
 
@@ -154,9 +155,8 @@ struct mp_seg_target {
 
 /**
  * struct mp_seg_ops - one way of using a segment on this host
- * @name: "system-ram", "dax", "blk" (sysfs "mode", uevent MP_SEG_MODE;
- *	mpctl's names)
- * @mode: enum cmm_mp_seg_mode
+ * @mode: enum cmm_mp_seg_mode; its name (sysfs "mode", uevent
+ *	MP_SEG_MODE, mpctl) is cmm_mp_seg_mode_name()'s
  * @any_device: a segment of another device fits too, not only ours
  * @shareable: may be online in sharing mode
  * @node: prefix of the device node ("mps": /dev/mps<N>), NULL for none
@@ -167,7 +167,6 @@ struct mp_seg_target {
  * @del: remove it
  */
 struct mp_seg_ops {
-	const char *name;
 	u32 mode;
 	bool any_device;
 	bool shareable;
@@ -235,7 +234,6 @@ void mp_pool_notifier_unregister(struct notifier_block *nb);
 bool mp_pool_runtime(const struct mp_dev *d);
 u32 mp_seg_pool_id(const struct mp_seg *s);
 void mp_pool_reset(struct mp_dev *d);
-const char *mp_pool_state_name(u32 state);
 
 /* backend.c */
 bool mp_backend_active(void);
@@ -261,8 +259,6 @@ void mp_remote_exit(void);
 extern const struct mp_seg_ops mp_seg_ram_ops;
 extern const struct mp_seg_ops mp_seg_dax_ops;
 extern const struct mp_seg_ops mp_seg_blk_ops;
-const char *mp_seg_state_name(u32 state);
-const char *mp_seg_mode_name(u32 mode);
 int mp_seg_notifier_register(struct notifier_block *nb);
 void mp_seg_notifier_unregister(struct notifier_block *nb);
 int mp_seg_find(struct mp_dev *d, u32 id, struct mp_seg **local);

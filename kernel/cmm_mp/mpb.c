@@ -361,7 +361,6 @@ static void mpb_del(struct mp_remote *r)
 
 /* blk mode: a segment of any device as /dev/mpb<N>, pooling or sharing */
 const struct mp_seg_ops mp_seg_blk_ops = {
-	.name		= "blk",
 	.mode		= CMM_MP_SEG_MODE_BLK,
 	.any_device	= true,
 	.shareable	= true,

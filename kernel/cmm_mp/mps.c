@@ -344,7 +344,6 @@ static void mps_del(struct mp_remote *r)
 
 /* dax mode: a segment of any device as /dev/mps<N>, pooling or sharing */
 const struct mp_seg_ops mp_seg_dax_ops = {
-	.name		= "dax",
 	.mode		= CMM_MP_SEG_MODE_DAX,
 	.any_device	= true,
 	.shareable	= true,

@@ -38,20 +38,6 @@ static void mp_pool_changed(struct mp_dev *d)
 	blocking_notifier_call_chain(&mp_pool_notifier, 0, d);
 }
 
-static const char * const mp_pool_state_names[] = {
-	[CMM_MP_POOL_LOCAL] = "local",
-	[CMM_MP_POOL_DISCOVERY] = "discovery",
-	[CMM_MP_POOL_RUNTIME] = "runtime",
-	[CMM_MP_POOL_CONFLICT] = "conflict",
-};
-
-const char *mp_pool_state_name(u32 state)
-{
-	if (state >= ARRAY_SIZE(mp_pool_state_names))
-		return "unknown";
-	return mp_pool_state_names[state];
-}
-
 /* Is d->pamt the map of a formed pool? Caller holds d->lock or READ_ONCE. */
 bool mp_pool_runtime(const struct mp_dev *d)
 {

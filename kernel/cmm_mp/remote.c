@@ -262,7 +262,7 @@ static int mp_remote_pool_changed(struct notifier_block *nb,
 		if (!ok && !r->stale) {
 			WRITE_ONCE(r->stale, true);
 			dev_info(d->device, "segment %u (%s): the pool changed; accesses fail until it is onlined again\n",
-				 r->seg, r->ops->name);
+				 r->seg, cmm_mp_seg_mode_name(r->ops->mode));
 		}
 	}
 	return NOTIFY_OK;

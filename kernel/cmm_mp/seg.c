@@ -33,42 +33,7 @@ static const struct mp_seg_ops *const mp_seg_modes[__CMM_MP_SEG_MODE_MAX] = {
 	[CMM_MP_SEG_MODE_BLK] = &mp_seg_blk_ops,
 };
 
-static const char * const mp_seg_state_names[__CMM_MP_SEG_STATE_MAX] = {
-	[CMM_MP_SEG_OFFLINE] = "offline",
-	[CMM_MP_SEG_ONLINE_RAM] = "online-ram",
-	[CMM_MP_SEG_BUSY] = "busy",
-	[CMM_MP_SEG_FAILED] = "failed",
-	[CMM_MP_SEG_OWNED] = "owned",
-	[CMM_MP_SEG_SHARED] = "shared",
-};
-
 static BLOCKING_NOTIFIER_HEAD(mp_seg_notifier);
-
-/**
- * mp_seg_state_name() - the name of a segment state
- * @state: enum cmm_mp_seg_state
- *
- * Return: "offline", "online-ram", ...; "unknown" out of range.
- */
-const char *mp_seg_state_name(u32 state)
-{
-	if (state >= ARRAY_SIZE(mp_seg_state_names))
-		return "unknown";
-	return mp_seg_state_names[state];
-}
-
-/**
- * mp_seg_mode_name() - the name of a segment mode
- * @mode: enum cmm_mp_seg_mode
- *
- * Return: "system-ram", "dax" or "blk"; "unknown" out of range.
- */
-const char *mp_seg_mode_name(u32 mode)
-{
-	if (mode >= ARRAY_SIZE(mp_seg_modes))
-		return "unknown";
-	return mp_seg_modes[mode]->name;
-}
 
 /**
  * mp_seg_notifier_register() - hear of every state change of a segment

@@ -225,7 +225,6 @@ static int mp_seg_offline_ram(const struct mp_seg_target *t,
 
 /* ram mode: a segment of the local device as System RAM, pooling only */
 const struct mp_seg_ops mp_seg_ram_ops = {
-	.name		= "system-ram",
 	.mode		= CMM_MP_SEG_MODE_RAM,
 	.online		= mp_seg_online_ram,
 	.offline	= mp_seg_offline_ram,

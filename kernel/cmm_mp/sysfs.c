@@ -49,7 +49,7 @@ MP_DEV_ATTR(segment_size, "%llu", d->geo.seg_size);
 MP_DEV_ATTR(nr_segments, "%u", d->geo.nr_segs);
 MP_DEV_ATTR(numa_node, "%d", d->nid);
 MP_DEV_ATTR(device_id, "%u", READ_ONCE(d->id));
-MP_DEV_ATTR(pool_state, "%s", mp_pool_state_name(READ_ONCE(d->pool_state)));
+MP_DEV_ATTR(pool_state, "%s", cmm_mp_pool_state_name(READ_ONCE(d->pool_state)));
 MP_DEV_ATTR(first_segment, "%u", READ_ONCE(d->first_seg));
 
 /* The generation and size of the pool; 0 outside RUNTIME. */
@@ -141,7 +141,7 @@ static const char *seg_state(struct mp_seg *s)
 {
 	u32 owner, sharers;
 
-	return mp_seg_state_name(mp_seg_state(s, &owner, &sharers));
+	return cmm_mp_seg_state_name(mp_seg_state(s, &owner, &sharers));
 }
 
 static int seg_owner(struct mp_seg *s)
@@ -166,7 +166,7 @@ static const char *seg_mode(struct mp_seg *s)
 	struct mp_seg_use u;
 
 	seg_use(s, &u);
-	return mp_seg_mode_name(u.mode);
+	return cmm_mp_seg_mode_name(u.mode);
 }
 
 static u32 seg_shared(struct mp_seg *s)
@@ -235,7 +235,7 @@ static int mp_seg_uevent(struct device *dev, struct kobj_uevent_env *env)
 	    add_uevent_var(env, "MP_SEG_INDEX=%u", s->id) ||
 	    add_uevent_var(env, "MP_SEG_ID=%u", mp_seg_pool_id(s)) ||
 	    add_uevent_var(env, "MP_SEG_STATE=%s", seg_state(s)) ||
-	    add_uevent_var(env, "MP_SEG_MODE=%s", mp_seg_mode_name(u.mode)) ||
+	    add_uevent_var(env, "MP_SEG_MODE=%s", cmm_mp_seg_mode_name(u.mode)) ||
 	    (u.devnode[0] &&
 	     add_uevent_var(env, "MP_SEG_DEVNODE=%s", u.devnode)))
 		return -ENOMEM;

@@ -265,12 +265,6 @@ static void test_attr_table_complete(void **state)
 				 ids[i] == CMM_MP_A_KEY ? CMM_MP_T_BINARY :
 							  CMM_MP_T_U32);
 	assert_int_equal(cmm_mp_attr_descs[CMM_MP_A_KEY].len, CMM_MP_KEY_LEN);
-	for (i = 0; i < ARRAY_SIZE(cmm_mp_seg_state_names); i++)
-		assert_non_null(cmm_mp_seg_state_names[i]);
-	for (i = 0; i < ARRAY_SIZE(cmm_mp_seg_mode_names); i++)
-		assert_non_null(cmm_mp_seg_mode_names[i]);
-	assert_string_equal(cmm_mp_seg_state_names[CMM_MP_SEG_ONLINE_RAM],
-			    "online-ram");
 }
 
 int main(void)
