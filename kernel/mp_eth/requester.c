@@ -198,28 +198,6 @@ static enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-/* Serve a transfer to our own device id from the local DRAM. */
-static int mpe_xfer_local(struct mpe *m, u64 self, u8 op, u64 offset,
-			  struct iov_iter *iter)
-{
-	u32 done, n, step = mpe_max_payload(m), len = iov_iter_count(iter);
-	struct iov_iter cur = *iter, it;
-	int ret = 0;
-
-	for (done = 0; done < len && !ret; done += n) {
-		n = min(len - done, step);
-		it = cur;
-		iov_iter_truncate(&it, n);
-		iov_iter_advance(&cur, n);
-		if (op == MP_ETH_OP_READ_REQ)
-			ret = mp_local_read_iter(self, offset + done, &it);
-		else
-			ret = mp_local_write_iter(self, offset + done, &it);
-		cond_resched();
-	}
-	return ret;
-}
-
 /*
  * Poll while the frames of @x finish, for up to poll_ns after the last one
  * did, then let the caller sleep: a response that is due soon is taken
@@ -268,7 +246,8 @@ static void mpe_wait_credit(struct mpe_rq *q, u64 credit)
  *
  * Return: 0 or the first error: -ETIMEDOUT (a frame ran out of retries),
  * -EHOSTUNREACH (the peer failed recently), a NAK's errno, -ENOMEM,
- * -EINVAL (no bytes, a user-space iterator, a range that wraps);
+ * -EINVAL (no bytes, a user-space iterator, a range that wraps, @dst our
+ * own device id: the transport carries remote accesses only);
  * with discovery also -EAGAIN (no pool formed: a round is running, or
  * chip ids conflict), -EIO at once for a device that was lost, and
  * -ENETRESET when a new round started while the transfer was in flight.
@@ -292,14 +271,13 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 	u16 self, nr_devs;
 	struct mp_frame f;
 	int ret, err = 0;
-	u64 credit, chip;
+	u64 credit;
 	bool running;
 
 	rcu_read_lock();
 	mb = rcu_dereference(m->memb);
 	running = mb->running;
 	self = mb->devid;
-	chip = self < mb->nr_devs ? mb->dev[self].chip : 0;
 	nr_devs = mb->nr_devs;
 	valid = dst < nr_devs && mb->dev[dst].valid;
 	rcu_read_unlock();
@@ -308,10 +286,14 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 	if (dst >= nr_devs || !len || len > U32_MAX || offset + len < offset ||
 	    user_backed_iter(iter))
 		return -EINVAL;
-	if (dst == self && op == MP_ETH_OP_OWN_REQ)
-		return -EINVAL;	/* the pool device arbitrates its own */
+	/*
+	 * The transport carries remote accesses only: the pool device serves
+	 * and arbitrates its own DRAM itself (kernel/cmm_mp/remote.c, seg.c
+	 * decide; testdev.c for the test device), and a transfer that names
+	 * us here (a mapping raced a renumbering) must not reach our DRAM.
+	 */
 	if (dst == self)
-		return mpe_xfer_local(m, chip, op, offset, iter);
+		return -EINVAL;
 	peer = mpe_peer(m, dst);
 	if (!peer)
 		return -EAGAIN;	/* cannot be: its membership made it */

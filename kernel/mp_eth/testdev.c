@@ -14,9 +14,11 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 #include <linux/mp_eth_test.h>
 
 #include "mp_eth.h"
@@ -25,12 +27,63 @@
 
 static struct mpe *mpe_test_m;
 
+/*
+ * Is @dst our own device id (the data path running)? *@chip: our chip id
+ * then. The test device names devices by the transport's ids (peers= and
+ * devid=, or what discovery found), and only the transport knows which
+ * one is ours: with a static table the pool device forms no pool and
+ * calls itself device 0 on every host. So this is the one question of
+ * "is it local?" that mp_eth answers, for its test device alone; the
+ * requester (mpe_xfer()) carries remote accesses only, as the pool device
+ * (kernel/cmm_mp/remote.c) hands it.
+ */
+static bool mpe_test_self(struct mpe *m, u32 dst, u64 *chip)
+{
+	const struct mpe_memb *mb;
+	bool self;
+
+	rcu_read_lock();
+	mb = rcu_dereference(m->memb);
+	self = mb->running && dst == mb->devid && dst < mb->nr_devs;
+	*chip = self ? mb->dev[dst].chip : 0;
+	rcu_read_unlock();
+	return self;
+}
+
+/*
+ * A transfer to our own device: the pool device's DRAM, in pieces of one
+ * frame's payload as a peer's requests would be (each atomic under its
+ * memory lock, which is held for no longer than a frame's copy).
+ */
+static int mpe_test_local(struct mpe *m, u64 chip, bool write, u64 offset,
+			  struct iov_iter *iter)
+{
+	u32 done, n, step = mpe_max_payload(m), len = iov_iter_count(iter);
+	struct iov_iter cur = *iter, it;
+	int ret = 0;
+
+	if (offset + len < offset)
+		return -EINVAL;
+	for (done = 0; done < len && !ret; done += n) {
+		n = min(len - done, step);
+		it = cur;
+		iov_iter_truncate(&it, n);
+		iov_iter_advance(&cur, n);
+		if (write)
+			ret = mp_local_write_iter(chip, offset + done, &it);
+		else
+			ret = mp_local_read_iter(chip, offset + done, &it);
+		cond_resched();
+	}
+	return ret;
+}
+
 /* The caller's buffer is pinned, not copied: the frames take its bytes. */
 static long mpe_ioc_xfer(struct mpe *m, void __user *arg)
 {
 	struct mpe_test_xfer x;
 	struct mp_pinned p;
-	u64 t0;
+	u64 t0, chip;
 	int ret;
 
 	if (copy_from_user(&x, arg, sizeof(x)))
@@ -43,8 +96,12 @@ static long mpe_ioc_xfer(struct mpe *m, void __user *arg)
 	if (ret)
 		return ret;
 	t0 = ktime_get_ns();
-	ret = mpe_xfer(m, x.op == MPE_TEST_READ ? MP_ETH_OP_READ_REQ :
-		       MP_ETH_OP_WRITE_REQ, x.dst, x.offset, &p.iter);
+	if (mpe_test_self(m, x.dst, &chip))
+		ret = mpe_test_local(m, chip, x.op == MPE_TEST_WRITE, x.offset,
+				     &p.iter);
+	else
+		ret = mpe_xfer(m, x.op == MPE_TEST_READ ? MP_ETH_OP_READ_REQ :
+			       MP_ETH_OP_WRITE_REQ, x.dst, x.offset, &p.iter);
 	x.ns = ktime_get_ns() - t0;
 	mp_unpin(&p);
 	if (!ret && copy_to_user(arg, &x, sizeof(x)))
