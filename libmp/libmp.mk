@@ -5,7 +5,8 @@ LIBMP_VERSION	:= 1.7.0
 LIBMP_SRCS	:= $(addprefix libmp/,ctx.c nl.c device.c segment.c \
 		   memblock.c monitor.c peer.c key.c)
 LIBMP_OBJS	:= $(patsubst libmp/%.c,$(B)/libmp/%.o,$(LIBMP_SRCS)) \
-		   $(B)/libmp/cmm_mp_attrs.o $(B)/libmp/mp_names.o
+		   $(B)/libmp/cmm_mp_attrs.o $(B)/libmp/sysfs.o \
+		   $(B)/libmp/mp_names.o
 # The mp_ names of LIBMP_1 .. LIBMP_1.5: the linker defines each as its
 # cmmmp_ function, from the version script's own list.
 LIBMP_OLD_NAMES	:= $(shell sed -n 's/^\tmp_\([a-z0-9_]*\);$$/-Wl,--defsym=mp_\1=cmmmp_\1/p' libmp/libmp.sym)
@@ -24,11 +25,12 @@ bindir		?= $(prefix)/bin
 
 USERSPACE	+= $(LIBMP_SO) $(B)/libmp/libmp.so $(B)/libmp/libmp.pc
 
-# the attribute table is util's and the state names the kernel's own
-# (kernel/common/mp_names.c), compiled in (hidden) as libmp's own
-$(B)/libmp/cmm_mp_attrs.o: $(B)/libmp/%.o: util/%.c
+# the attribute table and the sysfs reader are util's, the state names the
+# kernel's own (kernel/common/mp_names.c), compiled in (hidden) as libmp's
+LIBMP_UTIL_OBJS	:= $(B)/libmp/cmm_mp_attrs.o $(B)/libmp/sysfs.o
+$(LIBMP_UTIL_OBJS): $(B)/libmp/%.o: util/%.c
 $(B)/libmp/mp_names.o: $(B)/libmp/%.o: kernel/common/%.c
-$(filter-out $(B)/libmp/cmm_mp_attrs.o $(B)/libmp/mp_names.o,$(LIBMP_OBJS)): $(B)/libmp/%.o: libmp/%.c
+$(filter-out $(LIBMP_UTIL_OBJS) $(B)/libmp/mp_names.o,$(LIBMP_OBJS)): $(B)/libmp/%.o: libmp/%.c
 $(LIBMP_OBJS):
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -fPIC \

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "libmp-private.h"
+#include "util/sysfs.h"
 
 #define MP_MEMBLOCK_DIR	"devices/system/memory"
 
@@ -53,25 +54,14 @@ static int mp_memblock_path(uint32_t nr, char *buf, size_t len)
 int mp_memblock_get_state(uint32_t nr, char *buf, size_t len)
 {
 	char path[4096];
-	ssize_t n;
-	int fd, rc;
+	int rc;
 
 	if (!len)
 		return -EINVAL;
 	rc = mp_memblock_path(nr, path, sizeof(path));
 	if (rc)
 		return rc;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	rc = n < 0 ? -errno : 0;
-	close(fd);
-	if (rc)
-		return rc;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return util_read_line(path, buf, len);
 }
 
 /*
@@ -266,23 +256,11 @@ bool mp_memblock_is_online(uint32_t nr)
 int mp_auto_online_policy(char *buf, size_t len)
 {
 	char path[4096];
-	ssize_t n;
-	int fd, rc;
 
 	if (!len)
 		return -EINVAL;
 	if (snprintf(path, sizeof(path), "%s/" MP_MEMBLOCK_DIR "/auto_online_blocks",
 		     mp_sysfs_root()) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	rc = n < 0 ? -errno : 0;
-	close(fd);
-	if (rc)
-		return rc;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return util_read_line(path, buf, len);
 }

@@ -18,6 +18,7 @@
 #include "args.h"
 #include "config.h"
 #include "mpctl.h"
+#include "util/sysfs.h"
 
 struct cfg_args {
 	const char *cmd;
@@ -43,18 +44,10 @@ static void module_param(const char *mod, const char *param, char *buf,
 			 size_t len)
 {
 	char path[256];
-	FILE *f;
 
-	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s",
 		 mpctl_sysfs_root(), mod, param);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
+	util_read_line(path, buf, len);
 }
 
 /*

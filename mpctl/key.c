@@ -15,6 +15,7 @@
 
 #include "args.h"
 #include "mpctl.h"
+#include "util/sysfs.h"
 
 /* where mp_eth shows the ids of the keys it holds, under sysfs */
 #define KEY_IDS_PATH	"class/misc/mp_eth/key_ids"
@@ -123,17 +124,9 @@ static const char *key_reason(struct mp_ctx *ctx, int err)
 void mpctl_key_ids(char *buf, size_t len)
 {
 	char path[256];
-	FILE *f;
 
-	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%s", mpctl_sysfs_root(), KEY_IDS_PATH);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
+	util_read_line(path, buf, len);
 }
 
 static int key_ids_json(void)

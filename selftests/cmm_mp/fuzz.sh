@@ -26,7 +26,6 @@ SEED=${NL_FUZZ_SEED:-1}
 JOBS=${NL_FUZZ_JOBS:-2}
 ITERS=${NL_FUZZ_ITERS:+--iters $NL_FUZZ_ITERS}
 S=$D/segments
-load_eth() { load_mp_eth netdev=eth0; }
 kernel_clean() { test -z "$(kernel_log_bad)"; }
 
 case $MP_HOST in 0) tap_plan 18 ;; *) tap_plan 6 ;; esac

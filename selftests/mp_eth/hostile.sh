@@ -23,14 +23,6 @@
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/mp_eth/hostile_lib.sh
-# replays_clean FILE N: FILE has N lines of mp_hostile replay, each of
-# which replayed data frames and got 0 bytes back (an empty or cut-short
-# file fails)
-replays_clean() {
-	awk -v want="$2" '$1 == "replayed" && $3 == "data" && $4 > 0 &&
-		$9 == "bytes_returned" && $10 == 0 { good++ }
-		END { exit !(NR == want && good == want) }' "$1"
-}
 
 SEG=3
 OFF=$((128 * MIB))	# segment 3 in B's DRAM
@@ -67,11 +59,7 @@ fi
 
 # ---------------- A and B: the pool
 case $MP_HOST in 0) tap_plan 20 ;; *) tap_plan 12 ;; esac
-check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load" \
-	"load_cmm_mp && load_mp_eth netdev=eth0"
-check "pool formed: runtime, 2 devices up" wait_until 120 runtime_with 2
-check "barrier 1: every device answers" barrier 1 120
+pool_up 2 120
 GEN=$(cat $D/generation)
 diag "generation $GEN"
 if [ "$MP_HOST" = 0 ]; then

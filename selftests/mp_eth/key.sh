@@ -20,14 +20,6 @@
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/mp_eth/hostile_lib.sh
-# replays_clean FILE N: FILE has N lines of mp_hostile replay, each of
-# which replayed data frames and got 0 bytes back (an empty or cut-short
-# file fails)
-replays_clean() {
-	awk -v want="$2" '$1 == "replayed" && $3 == "data" && $4 > 0 &&
-		$9 == "bytes_returned" && $10 == 0 { good++ }
-		END { exit !(NR == want && good == want) }' "$1"
-}
 
 KEYS=/sys/class/misc/mp_eth/key_ids
 K2=f0e1d2c3b4a5968778695a4b3c2d1e0f

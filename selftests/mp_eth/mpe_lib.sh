@@ -64,6 +64,27 @@ pstate() { cat $D/pool_state; }
 devs_up() { mpctl list -D | flat | grep -o '"state":"up"' | wc -l; }
 # runtime_with N: the pool is formed with N devices up
 runtime_with() { test "$(pstate)" = runtime && test "$(devs_up)" = "$1"; }
+# mp_eth with discovery (no peers=) on eth0
+load_eth() { load_mp_eth netdev=eth0 "$@"; }
+
+# pool_up N SECS [LOAD]: how every discovery scenario starts, four test
+# points: eth0 up, cmm_mp and mp_eth (discovery) loaded, the pool formed
+# with N devices up within SECS, barrier 1. LOAD is how mp_eth is loaded:
+# load_eth (the default), or load_keyed (hostile_lib.sh: key 7, $K1,
+# signs every frame).
+pool_up() {
+	_pu_load=${3:-load_eth} _pu_how= _pu_under=
+	if [ "$_pu_load" = load_keyed ]; then
+		printf '%s\n' "$K1" > /tmp/k1
+		_pu_how=", key 7 signs every frame" _pu_under=" under the key"
+	fi
+	check "eth0 up (virtio_net)" mpe_net
+	check "cmm_mp and mp_eth (discovery) load$_pu_how" \
+		"load_cmm_mp && $_pu_load"
+	check "pool formed$_pu_under: runtime, $1 devices up" \
+		wait_until "$2" runtime_with "$1"
+	check "barrier 1: every device answers" barrier 1 120
+}
 
 # every other host id
 others() {

@@ -26,23 +26,13 @@ SLOT=$((OFF / 8))
 seen() { echo $(( $(peer_stat 0 duplicates) + $(peer_stat 0 out_of_window) )); }
 
 if [ "$MP_HOST" = 2 ]; then
-	tap_plan 8
-	c_capture "the pool is formed under the key" "A has released segment $SEG"
-	mp_hostile replay /tmp/cap > /tmp/replay.out; cat /tmp/replay.out >&2
-	check "replayed them verbatim, $(field data < /tmp/replay.out) of them data frames" \
-		"test \"\$(field data < /tmp/replay.out)\" -gt 5"
-	check "tells A and B the replay is over" sig send 'done' 120 2
-	check "A and B checked the outcome" sig wait verdict 600
+	c_replay "the pool is formed under the key" \
+		"A has released segment $SEG" data 5
 	exit 0
 fi
 
 case $MP_HOST in 0) tap_plan 14 ;; *) tap_plan 10 ;; esac
-printf '%s\n' $K1 > /tmp/k1
-check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load, key 7 signs every frame" \
-	"load_cmm_mp && load_keyed"
-check "pool formed under the key: runtime, 2 devices up" wait_until 120 runtime_with 2
-check "barrier 1" barrier 1 120
+pool_up 2 120 load_keyed
 [ "$MP_HOST" = 1 ] && S0=$(seen)
 if [ "$MP_HOST" = 0 ]; then
 	check "C listens" "sig send capture 400 && sig wait capturing 120"

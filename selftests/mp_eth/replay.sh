@@ -22,23 +22,13 @@
 gen() { cat $D/generation; }
 
 if [ "$MP_HOST" = 2 ]; then
-	tap_plan 8
-	c_capture "the pool is formed under the key" "B has left and come back"
-	mp_hostile replay /tmp/cap > /tmp/replay.out; cat /tmp/replay.out >&2
-	check "replayed them verbatim, $(field control < /tmp/replay.out) of them control frames" \
-		"test \"\$(field control < /tmp/replay.out)\" -gt 10"
-	check "tells A and B the replay is over" sig send 'done' 120 2
-	check "A and B checked the outcome" sig wait verdict 600
+	c_replay "the pool is formed under the key" \
+		"B has left and come back" control 10
 	exit 0
 fi
 
 case $MP_HOST in 0) tap_plan 16 ;; *) tap_plan 13 ;; esac
-printf '%s\n' $K1 > /tmp/k1
-check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load, key 7 signs every frame" \
-	"load_cmm_mp && load_keyed"
-check "pool formed under the key: runtime, 2 devices up" wait_until 120 runtime_with 2
-check "barrier 1" barrier 1 120
+pool_up 2 120 load_keyed
 [ "$MP_HOST" = 0 ] && check "C listens" "sig send capture 400 && sig wait capturing 120"
 check "barrier 2: C captures" barrier 2 120
 # a few heartbeats of this round, then B leaves and comes back

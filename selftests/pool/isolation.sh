@@ -45,10 +45,7 @@ refused() { ! "$@" 2>/tmp/err; cat /tmp/err >&2; grep -q EACCES /tmp/err; }
 
 case $MP_HOST in 0) tap_plan 21 ;; 1) tap_plan 22 ;; *) tap_plan 21 ;; esac
 NOBODY="/usr/bin/setpriv --reuid 65534 --regid 65534 --clear-groups"
-check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
-check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
-check "barrier: every device answers" barrier 1 120
+pool_up 3 90
 
 # --- 4. (on B, before anything else changes its segments)
 if [ "$MP_HOST" = 1 ]; then

@@ -25,10 +25,7 @@ seg_owner() { mpctl list -s $SEG | flat | sed -n 's/.*"owner":\([0-9a-z"-]*\).*/
 word0() { mpe_test read 2 $OFF 8 | tr -d ' \n'; }
 
 case $MP_HOST in 0) tap_plan 15 ;; 1) tap_plan 19 ;; *) tap_plan 13 ;; esac
-check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
-check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
-check "barrier: every device answers" barrier 1 120
+pool_up 3 90
 mpctl list -s $SEG >&2
 
 if [ "$MP_HOST" = 0 ]; then

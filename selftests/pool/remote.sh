@@ -20,10 +20,7 @@ DEV=/dev/mps$SEG
 LEN=$((1 * MIB))
 
 case $MP_HOST in 0) tap_plan 20 ;; 1) tap_plan 17 ;; *) tap_plan 9 ;; esac
-check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
-check "pool formed: runtime, 3 devices up" wait_until 90 runtime_with 3
-check "barrier: every device answers" barrier 1 120
+pool_up 3 90
 
 if [ "$MP_HOST" = 0 ]; then
 	check "--as ram on remote segment 3 fails clearly" \

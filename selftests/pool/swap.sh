@@ -32,7 +32,6 @@ LIMIT_MIB=32
 FILL_MIB=64
 MIN_SWAP_KB=$(((FILL_MIB - LIMIT_MIB) / 2 * 1024))
 CG=/sys/fs/cgroup/mpb
-load_eth() { load_mp_eth netdev=eth0 "$@"; }
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # sectors written (field 7 of /sys/block/X/stat)
 wsect() { awk '{ print $7 }' $SYS/stat; }
@@ -49,10 +48,7 @@ fill() {
 
 dd if=/dev/zero of=/tmp/zero bs=1M count=1 2>/dev/null
 case $MP_HOST in 0) tap_plan 32 ;; *) tap_plan 9 ;; esac
-check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
-check "pool formed: runtime, 2 devices up" wait_until 90 runtime_with 2
-check "barrier: every device answers" barrier 1 120
+pool_up 2 90
 
 if [ "$MP_HOST" = 0 ]; then
 	check "A onlines segment $SEG (backed by B) as a block device: $DEV" online_blk

@@ -6,6 +6,6 @@ $(B)/unit/test_disc: selftests/unit/test_disc.c kernel/common/mp_disc.c kernel/c
 		kernel/common/mp_disc_priv.h \
 		kernel/common/mp_pamt.c kernel/common/mp_disc.h \
 		kernel/common/mp_pamt.h kernel/common/mp_frame.h \
-		include/uapi/linux/cmm_mp.h
+		include/uapi/linux/cmm_mp.h util/util.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) -DMP_PAMT_MAX_DEVS=1024 $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka

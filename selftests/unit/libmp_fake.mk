@@ -20,12 +20,12 @@ $(B)/unit/test_libmp_fake: selftests/unit/test_libmp_fake.c \
 		-L$(B)/libmp -lmp -lcmocka -Wl,-rpath,$(B)/unit:$(B)/libmp
 
 $(B)/unit/test_mpctl_cli: selftests/unit/test_mpctl_cli.sh \
-		$(B)/unit/mpctl_cli_lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
+		$(B)/unit/lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-# the helpers both mpctl end-to-end scripts source
-$(B)/unit/mpctl_cli_lib.sh: selftests/unit/mpctl_cli_lib.sh
+# the helpers every unit script sources (selftests/unit/lib.sh)
+$(B)/unit/lib.sh: selftests/unit/lib.sh
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
 
@@ -33,7 +33,7 @@ $(B)/unit/mpctl_cli_lib.sh: selftests/unit/mpctl_cli_lib.sh
 UNIT_TESTS += $(B)/unit/test_mpctl_key
 
 $(B)/unit/test_mpctl_key: selftests/unit/test_mpctl_key.sh \
-		$(B)/unit/mpctl_cli_lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
+		$(B)/unit/lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
@@ -41,7 +41,7 @@ $(B)/unit/test_mpctl_key: selftests/unit/test_mpctl_key.sh \
 UNIT_TESTS += $(B)/unit/test_libmp_names
 
 $(B)/unit/test_libmp_names: selftests/unit/test_libmp_names.sh $(LIBMP_SO) \
-		libmp/libmp.sym libmp/libmp.h
+		libmp/libmp.sym libmp/libmp.h $(B)/unit/lib.sh
 	@mkdir -p $(@D)
 	sed -e 's|@TOP@|$(CURDIR)|' -e 's|@B@|$(B)|' $< > $@
 	chmod 0755 $@

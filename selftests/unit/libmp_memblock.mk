@@ -3,7 +3,8 @@
 UNIT_TESTS += $(B)/unit/test_libmp_memblock
 
 $(B)/unit/test_libmp_memblock: selftests/unit/test_libmp_memblock.c \
-		libmp/memblock.c libmp/libmp-private.h libmp/libmp.h
+		libmp/memblock.c libmp/libmp-private.h libmp/libmp.h \
+		util/sysfs.c util/sysfs.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ \
 		$(filter %.c,$^) -lcmocka

@@ -12,6 +12,6 @@ $(B)/unit/test_mpctl_config: selftests/unit/test_mpctl_config.c \
 UNIT_TESTS += $(B)/unit/test_mpctl_config_cli
 
 $(B)/unit/test_mpctl_config_cli: selftests/unit/test_mpctl_config_cli.sh \
-		$(B)/unit/mpctl_cli_lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
+		$(B)/unit/lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl
 	@mkdir -p $(@D)
 	install -m 0755 $< $@

@@ -6,7 +6,7 @@ UNIT_TESTS += $(B)/unit/test_mpctl_json
 MPCTL_GOLDEN := $(sort $(wildcard selftests/unit/golden/*.json))
 
 $(B)/unit/test_mpctl_json: selftests/unit/test_mpctl_json.sh \
-		$(B)/unit/mpctl_cli_lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl \
+		$(B)/unit/lib.sh $(B)/unit/fake_cmm_mp.so $(B)/mpctl/mpctl \
 		$(MPCTL_GOLDEN) Documentation/mpctl.rst
 	@mkdir -p $(@D)/golden
 	rm -f $(@D)/golden/*.json

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "mp_disc.h"
+#include "util/util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MS		1000000ULL
 #define MiB		(1024ULL * 1024)
 #define NDEV		5

@@ -11,19 +11,7 @@ top=@TOP@
 lib=@B@/libmp/libmp.so.1
 sym=$top/libmp/libmp.sym
 hdr=$top/libmp/libmp.h
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/libmp-names.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 sed -n 's/^\tmp_\([a-z0-9_]*\);$/\1/p' "$sym" | sort > "$tmp/old"
 # the renamed ones: LIBMP_1.6's; later nodes bring cmmmp_ names only
@@ -56,5 +44,4 @@ ok $bad "libmp.so.1: every mp_ name is in its old node, at its cmmmp_ function's
 ! awk '$1 ~ /^mp_/ && $2 == "LIBMP_1.6"' "$tmp/dyn" | grep -q .
 ok $? "libmp.so.1: LIBMP_1.6 brings no mp_ name"
 
-echo "1..$n"
-[ "$fails" = 0 ]
+tap_end

@@ -6,28 +6,8 @@
 # one-line error messages. Prints TAP. Installed as build/unit/test_mpctl_cli
 # and run from there: mpctl is ../mpctl/mpctl relative to it.
 
-here=$(cd "$(dirname "$0")" && pwd)
-MPCTL=$here/../mpctl/mpctl
-FAKE=$here/fake_cmm_mp.so
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpctl-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-export MP_SYSFS_ROOT="$tmp/sys"
-export FAKE_CMM_MP_STATE="$tmp/pool"
-mkdir -p "$MP_SYSFS_ROOT"
-
-. "$here/mpctl_cli_lib.sh"
-
-# expect_fail DESC RC LINE ARGS...: exit status RC, nothing else on stderr
-# than exactly LINE.
-expect_fail() {
-	desc=$1 want_rc=$2 line=$3
-	shift 3
-	run "$@"
-	[ "$rc" = "$want_rc" ] && [ "$err" = "$line" ] &&
-		[ "$(wc -l <"$tmp/err")" = 1 ]
-	ok $? "$desc"
-}
+. "$(dirname "$0")/lib.sh"
+fake_pool
 
 # expect_ok DESC ARGS...: success, silent stderr, stdout valid JSON.
 expect_ok() {
@@ -173,6 +153,4 @@ expect_fail "usage: missing segments" 2 \
 	"mpctl: offline: missing segment list (see 'mpctl offline --help')" \
 	offline
 
-# The plan goes last (TAP allows it) so adding a case needs no counting.
-echo "1..$n"
-[ "$fails" = 0 ]
+tap_end

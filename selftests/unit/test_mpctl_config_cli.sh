@@ -6,16 +6,9 @@
 # modprobe that records its arguments. Prints TAP. Installed as
 # build/unit/test_mpctl_config_cli and run from there.
 
-here=$(cd "$(dirname "$0")" && pwd)
-MPCTL=$here/../mpctl/mpctl
-FAKE=$here/fake_cmm_mp.so
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpctl-config.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-export MP_SYSFS_ROOT="$tmp/sys"
-export FAKE_CMM_MP_STATE="$tmp/pool"
+. "$(dirname "$0")/lib.sh"
+fake_pool
 export MPCTL_MODPROBE="$tmp/modprobe"
-mkdir -p "$MP_SYSFS_ROOT"
 # The fake modprobe: logs its arguments, "loads" the module in sysfs.
 cat > "$MPCTL_MODPROBE" <<EOS
 #!/bin/sh
@@ -27,8 +20,6 @@ exit 0
 EOS
 chmod +x "$MPCTL_MODPROBE"
 CONF=$tmp/cmm-mp.conf
-
-. "$here/mpctl_cli_lib.sh"
 
 # jq_is FILTER VALUE: the JSON on stdout, filtered, is VALUE.
 jq_is() {
@@ -228,5 +219,4 @@ run apply-config extra
 [ "$rc" = 2 ] && [ "$err" = "mpctl: apply-config: unexpected argument 'extra' (see 'mpctl apply-config --help')" ]
 ok $? "apply-config: usage error"
 
-echo "1..$n"
-[ "$fails" = 0 ]
+tap_end

@@ -8,36 +8,9 @@
 # identity-mapped side is tested in guests (selftests/dvm_heap).  Prints
 # TAP.  Installed as build/unit/test_mpctl_dvm: mpctl is ../mpctl/mpctl.
 
-here=$(cd "$(dirname "$0")" && pwd)
-MPCTL=$here/../mpctl/mpctl
+. "$(dirname "$0")/lib.sh"
 LIB=$here/../libmp-dvm/libmp-dvm.so
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpctl-dvm.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export MP_DVM_STATS_DIR=$tmp/stats
-
-n=0
-fails=0
-rc= out= err=
-
-run() {
-	"$MPCTL" "$@" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		echo "#   rc=$rc"
-		printf '%s\n' "$out" | sed 's/^/#   out: /'
-		printf '%s\n' "$err" | sed 's/^/#   err: /'
-		fails=$((fails + 1))
-	fi
-}
 
 # expect RC ERR-LINE DESC: exit status and exact stderr
 expect() {
@@ -124,5 +97,4 @@ grep -q "^mp-dvm: pid $pid: heap [0-9.]* MiB in [1-9][0-9]* chunks, identity 0.0
 rc=$? err=$(cat "$tmp/cat.err") out=
 ok $rc "exit summary and the warning on stderr"
 
-echo "1..$n"
-[ $fails = 0 ]
+tap_end

@@ -12,15 +12,9 @@
 # UPDATE_GOLDEN=DIR writes the outputs to DIR instead of comparing (then
 # review the diff, and copy them to selftests/unit/golden).
 
-here=$(cd "$(dirname "$0")" && pwd)
-MPCTL=$here/../mpctl/mpctl
-FAKE=$here/fake_cmm_mp.so
+. "$(dirname "$0")/lib.sh"
+fake_pool
 GOLDEN=$here/golden
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpctl-json.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-export MP_SYSFS_ROOT="$tmp/sys"
-export FAKE_CMM_MP_STATE="$tmp/pool"
 S=$MP_SYSFS_ROOT
 mkdir -p "$S/devices/virtual/memory_tiering/memory_tier4" \
 	"$S/devices/virtual/memory_tiering/memory_tier22" \
@@ -29,8 +23,6 @@ echo 0 > "$S/devices/virtual/memory_tiering/memory_tier4/nodelist"
 echo 1 > "$S/devices/virtual/memory_tiering/memory_tier22/nodelist"
 echo 0 > "$S/devices/system/node/has_cpu"
 echo offline > "$S/devices/system/memory/auto_online_blocks"
-
-. "$here/mpctl_cli_lib.sh"
 
 # The keys documented for format 2: ``key`` at the start of a line of the
 # "JSON attributes" section of mpctl.rst.
@@ -134,5 +126,4 @@ ok $? "a refused memmap_on_memory online leaves the segment offline"
 code "usage: --memmap-on-memory is for System RAM" 2 \
 	online 2 --as dax --memmap-on-memory
 
-echo "1..$n"
-[ "$fails" = 0 ]
+tap_end

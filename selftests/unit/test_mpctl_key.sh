@@ -7,34 +7,15 @@
 # refusal is one line with its exit status. Prints TAP. Installed as
 # build/unit/test_mpctl_key; mpctl is ../mpctl/mpctl relative to it.
 
-here=$(cd "$(dirname "$0")" && pwd)
-MPCTL=$here/../mpctl/mpctl
-FAKE=$here/fake_cmm_mp.so
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpctl-key.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-export MP_SYSFS_ROOT="$tmp/sys"
-export FAKE_CMM_MP_STATE="$tmp/pool"
+. "$(dirname "$0")/lib.sh"
+fake_pool
 export FAKE_CMM_MP_KEYLOG="$tmp/keylog"
-mkdir -p "$MP_SYSFS_ROOT"
 : > "$FAKE_CMM_MP_KEYLOG"
-
-. "$here/mpctl_cli_lib.sh"
 
 K1=00112233445566778899aabbccddeeff
 K2=0123456789ABCDEF0123456789abcdef
 printf '%s\n' "$K1" > "$tmp/k1"
 printf '  %s\n\n' "$K2" > "$tmp/k2"
-
-# expect_fail DESC RC LINE ARGS...: exit status RC, exactly LINE on stderr
-expect_fail() {
-	desc=$1 want_rc=$2 line=$3
-	shift 3
-	run "$@"
-	[ "$rc" = "$want_rc" ] && [ "$err" = "$line" ] &&
-		[ "$(wc -l <"$tmp/err")" = 1 ]
-	ok $? "$desc"
-}
 
 # key_ok DESC IDS LOGLINE ARGS...: success, {"key_ids": IDS} printed, LOGLINE
 # the last operation that reached the fake kernel, the key nowhere printed
@@ -122,5 +103,4 @@ FAKE_CMM_MP_DEVS=2 run online 0
 [ "$rc" = 0 ] && printf '%s\n' "$err" | grep -q "warning: the pool has 2 devices and no pool key"
 ok $? "online with two devices and key_ids none: warns"
 
-echo "1..$n"
-[ "$fails" = 0 ]
+tap_end
