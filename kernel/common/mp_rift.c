@@ -279,6 +279,26 @@ int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
 	return 0;
 }
 
+int mp_rift_match_response(struct mp_rift *r, const struct mp_frame *f,
+			   struct mp_rift_entry **ep)
+{
+	struct mp_rift_entry *e;
+	int ret;
+
+	if (!f)
+		return -EINVAL;
+	ret = mp_rift_match(r, f->tag, f->sn, f->src, &e);
+	if (ret)
+		return ret;
+	ret = mp_frame_match_response(f, e->op, e->offset, e->len);
+	if (ret)
+		return ret;
+	if ((f->flags & MP_ETH_F_AUTH) && f->bind != e->nonce)
+		return -EKEYREJECTED;
+	*ep = e;
+	return 0;
+}
+
 void mp_rift_answered(struct mp_rift *r, struct mp_rift_entry *e, u64 now,
 		      bool retx)
 {

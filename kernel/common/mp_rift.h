@@ -18,6 +18,7 @@
 
 #include "mp_types.h"
 #include "mp_sn.h"
+#include "mp_frame.h"
 
 #define MP_RIFT_DEFAULT_ENTRIES	256
 #define MP_RIFT_MAX_ENTRIES	0xfffe	/* tags 0..0xfffd; 0xffff = none */
@@ -148,6 +149,20 @@ u16 mp_rift_ack(const struct mp_rift *r, u16 dst);
  */
 int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
 		  struct mp_rift_entry **ep);
+
+/*
+ * Find the entry response f answers, and check that it is its answer:
+ * mp_rift_match() by tag, SN and source, then the opcode, offset and
+ * length of its request (mp_frame_match_response()), and with
+ * MP_ETH_F_AUTH the nonce the request carried (e->nonce, the bind word of
+ * its trailer), which the response must echo: a response captured a cycle
+ * of the 16-bit SNs ago (or more) can match a request in flight now by
+ * everything else - the same command to the same segment - but not by
+ * its nonce. Nothing changes. 0, or mp_rift_match()'s errors,
+ * mp_frame_match_response()'s, -EKEYREJECTED for another nonce.
+ */
+int mp_rift_match_response(struct mp_rift *r, const struct mp_frame *f,
+			   struct mp_rift_entry **ep);
 
 /*
  * A response that answers e arrived at now; retx: it says it answers a

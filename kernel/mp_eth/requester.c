@@ -401,13 +401,11 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	st = &q->st;
 	spin_lock(&q->lock);
 	st->rx++;
-	ret = mp_rift_match(&q->rift, f->tag, f->sn, f->src, &e);
 	/*
 	 * Under a key the response must carry the nonce of the request in
 	 * flight: one captured in an earlier cycle of the SNs answers nothing
 	 */
-	if (ret || mp_frame_match_response(f, e->op, e->offset, e->len) ||
-	    ((f->flags & MP_ETH_F_AUTH) && f->bind != e->nonce)) {
+	if (mp_rift_match_response(&q->rift, f, &e)) {
 		st->stale_responses++;
 		goto out;
 	}

@@ -7,7 +7,7 @@ ETH_COMMON_H := include/uapi/linux/mp_eth.h kernel/common/mp_types.h \
 	kernel/common/mp_replay.h
 
 UNIT_TESTS += $(B)/unit/test_frame $(B)/unit/test_window $(B)/unit/test_rift \
-	$(B)/unit/test_model $(B)/unit/test_replay
+	$(B)/unit/test_model $(B)/unit/test_replay $(B)/unit/test_own_replay
 
 $(B)/unit/test_frame: selftests/unit/test_frame.c kernel/common/mp_frame.c $(ETH_COMMON_H)
 	@mkdir -p $(@D)
@@ -17,7 +17,8 @@ $(B)/unit/test_window: selftests/unit/test_window.c kernel/common/mp_window.c $(
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
-$(B)/unit/test_rift: selftests/unit/test_rift.c kernel/common/mp_rift.c $(ETH_COMMON_H)
+$(B)/unit/test_rift: selftests/unit/test_rift.c kernel/common/mp_rift.c \
+		kernel/common/mp_frame.c $(ETH_COMMON_H)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
@@ -27,5 +28,14 @@ $(B)/unit/test_model: selftests/unit/test_model.c kernel/common/mp_frame.c \
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
 $(B)/unit/test_replay: selftests/unit/test_replay.c kernel/common/mp_replay.c $(ETH_COMMON_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
+# Ownership commands (and their responses) replayed across the SN wrap
+# under the key: both ends' real code, 65,536 SNs and more.
+$(B)/unit/test_own_replay: selftests/unit/test_own_replay.c \
+		kernel/common/mp_frame.c kernel/common/mp_window.c \
+		kernel/common/mp_rift.c kernel/common/mp_replay.c $(ETH_COMMON_H) \
+		util/util.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
