@@ -57,5 +57,8 @@ const struct cmm_mp_attr_desc cmm_mp_attr_descs[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_KEY_ID]		= U32,
 	[CMM_MP_A_KEY]			= BINARY(CMM_MP_KEY_LEN),
 	[CMM_MP_A_SEG_MEMMAP_ON_MEMORY]	= U32,
+	[CMM_MP_A_SEG_MIRROR]		= U32,
+	[CMM_MP_A_SEG_REDUNDANCY]	= U32,
+	[CMM_MP_A_SEG_REBUILT]		= U64,
 };
 

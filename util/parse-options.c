@@ -70,15 +70,20 @@ static size_t util_nr_opts(const struct util_option *opts)
 	return n;
 }
 
-/* " [-d DEV]" or " [--long=ARG]": one option in the usage line. */
+/*
+ * " [-d DEV]" or " [--long=ARG]": one option in the usage line; an
+ * argument that may be left out in brackets, " [-m [M]]".
+ */
 static void util_usage_opt(FILE *f, const struct util_option *o)
 {
+	const char *l = o->optnum ? "[" : "", *r = o->optnum ? "]" : "";
+
 	if (o->short_name)
-		fprintf(f, " [-%c%s%s]", o->short_name, o->argh ? " " : "",
-			o->argh ? o->argh : "");
+		fprintf(f, " [-%c%s%s%s%s]", o->short_name, o->argh ? " " : "",
+			l, o->argh ? o->argh : "", r);
 	else
-		fprintf(f, " [--%s%s%s]", o->long_name, o->argh ? "=" : "",
-			o->argh ? o->argh : "");
+		fprintf(f, " [--%s%s%s%s%s]", o->long_name, l,
+			o->argh ? "=" : "", o->argh ? o->argh : "", r);
 }
 
 /**
@@ -117,7 +122,7 @@ static void util_option_help(FILE *f, const struct util_option *o)
 	else
 		n = fprintf(f, "      --%s", o->long_name);
 	if (o->argh)
-		n += fprintf(f, "=%s", o->argh);
+		n += fprintf(f, o->optnum ? "[=%s]" : "=%s", o->argh);
 	/* a name too long for its column puts the text on the next line */
 	if (n >= UTIL_HELP_COL - 1) {
 		fputc('\n', f);
@@ -231,10 +236,14 @@ static void util_getopt_tables(const struct util_cmd *c,
 			shorts[s++] = (char)o->short_name;
 			if (o->argh)
 				shorts[s++] = ':';
+			if (o->argh && o->optnum)
+				shorts[s++] = ':';	/* "m::": optional */
 		}
 		longs[i] = (struct option) {
 			.name = o->long_name,
-			.has_arg = o->argh ? required_argument : no_argument,
+			.has_arg = !o->argh ? no_argument :
+				   o->optnum ? optional_argument :
+				   required_argument,
 			.val = util_opt_val(o, i),
 		};
 	}
@@ -290,6 +299,15 @@ int util_parse_options(const struct util_cmd *c,
 			*status = util_getopt_error(c, ch, argv);
 			return -1;
 		}
+		/*
+		 * "--mirror 5": getopt_long() takes an optional argument only
+		 * as "--mirror=5"; the next word is taken here when it is a
+		 * number, as getopt_long() takes a required one (it then
+		 * counts it among the options it moved past).
+		 */
+		if (opts[i].optnum && !optarg && optind < argc &&
+		    argv[optind][0] >= '0' && argv[optind][0] <= '9')
+			optarg = argv[optind++];
 		rc = util_apply(&opts[i], optarg);
 		if (rc) {
 			*status = rc;

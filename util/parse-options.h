@@ -54,6 +54,10 @@ typedef int (*util_opt_cb)(const struct util_option *opt, const char *arg);
  * @argh: the name of its argument in the help ("DEV"), NULL if it takes none
  * @help: what it does; '\n' separates the lines of the help text
  * @cb: UTIL_OPT_CALLBACK's function
+ * @optnum: the argument may be left out (the callback gets NULL); it is
+ *	given as --name=ARG, -xARG, or as the next word when that begins
+ *	with a digit (--name ARG), so that a number after the option is
+ *	never taken for an operand
  */
 struct util_option {
 	enum util_opt_type type;
@@ -64,6 +68,7 @@ struct util_option {
 	const char *argh;
 	const char *help;
 	util_opt_cb cb;
+	bool optnum;
 };
 
 #define OPT_END()	{ .type = UTIL_OPT_END }
@@ -82,6 +87,11 @@ struct util_option {
 #define OPT_CALLBACK(s, l, v, a, h, f) \
 	{ .type = UTIL_OPT_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .argh = (a), .help = (h), .cb = (f) }
+
+/* A callback whose numeric argument may be left out (@optnum above). */
+#define OPT_CALLBACK_OPTNUM(s, l, v, a, h, f) \
+	{ .type = UTIL_OPT_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .cb = (f), .optnum = true }
 
 /* Most options one table may hold. */
 #define UTIL_OPT_MAX		24

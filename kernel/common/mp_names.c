@@ -28,6 +28,13 @@ static const char * const mp_pool_state_names[__CMM_MP_POOL_STATE_MAX] = {
 	[CMM_MP_POOL_CONFLICT] = "conflict",
 };
 
+/* a mirrored segment's pair (0: not mirrored, no name) */
+static const char * const mp_seg_redundancy_names[__CMM_MP_SEG_REDUNDANCY_MAX] = {
+	[CMM_MP_SEG_MIRRORED] = "mirrored",
+	[CMM_MP_SEG_DEGRADED] = "degraded",
+	[CMM_MP_SEG_REBUILDING] = "rebuilding",
+};
+
 static const char * const mp_dev_state_names[__CMM_MP_DEV_STATE_MAX] = {
 	[CMM_MP_DEV_UP] = "up",
 	[CMM_MP_DEV_LOST] = "lost",
@@ -89,4 +96,17 @@ const char *cmm_mp_pool_state_name(u32 state)
 const char *cmm_mp_dev_state_name(u32 state)
 {
 	return mp_name(mp_dev_state_names, __CMM_MP_DEV_STATE_MAX, state);
+}
+
+/**
+ * cmm_mp_seg_redundancy_name() - the name of a mirrored segment's state
+ * @redundancy: enum cmm_mp_seg_redundancy
+ *
+ * Return: "mirrored", "degraded", "rebuilding"; "unknown" for anything
+ * else (0 included: not mirrored).
+ */
+const char *cmm_mp_seg_redundancy_name(u32 redundancy)
+{
+	return mp_name(mp_seg_redundancy_names, __CMM_MP_SEG_REDUNDANCY_MAX,
+		       redundancy);
 }

@@ -16,5 +16,6 @@ const char *cmm_mp_seg_state_name(u32 state);
 const char *cmm_mp_seg_mode_name(u32 mode);
 const char *cmm_mp_pool_state_name(u32 state);
 const char *cmm_mp_dev_state_name(u32 state);
+const char *cmm_mp_seg_redundancy_name(u32 redundancy);
 
 #endif /* _CMM_MP_COMMON_NAMES_H */

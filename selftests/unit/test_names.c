@@ -95,6 +95,21 @@ static void test_dev_states(void **state)
 		    ARRAY_SIZE(c));
 }
 
+/* 0 is "not mirrored": a mirrored segment has one of the others */
+static void test_seg_redundancy(void **state)
+{
+	assert_string_equal(cmm_mp_seg_redundancy_name(0), "unknown");
+	assert_string_equal(cmm_mp_seg_redundancy_name(CMM_MP_SEG_MIRRORED),
+			    "mirrored");
+	assert_string_equal(cmm_mp_seg_redundancy_name(CMM_MP_SEG_DEGRADED),
+			    "degraded");
+	assert_string_equal(cmm_mp_seg_redundancy_name(CMM_MP_SEG_REBUILDING),
+			    "rebuilding");
+	assert_string_equal(cmm_mp_seg_redundancy_name(__CMM_MP_SEG_REDUNDANCY_MAX),
+			    "unknown");
+	assert_string_equal(cmm_mp_seg_redundancy_name(0xffffffffu), "unknown");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_seg_modes),
 		cmocka_unit_test(test_pool_states),
 		cmocka_unit_test(test_dev_states),
+		cmocka_unit_test(test_seg_redundancy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

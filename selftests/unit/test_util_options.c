@@ -267,6 +267,92 @@ static void test_attr_table_complete(void **state)
 	assert_int_equal(cmm_mp_attr_descs[CMM_MP_A_KEY].len, CMM_MP_KEY_LEN);
 }
 
+static int cb_num(const struct util_option *opt, const char *arg)
+{
+	struct args *a = opt->value;
+
+	a->cb_calls++;
+	a->cb_arg = arg;
+	return 0;
+}
+
+/*
+ * An argument that may be left out: "--mirror", "--mirror=5", "-m5", and
+ * "--mirror 5" (a number after it is its argument, never an operand).
+ */
+static void test_optional_number(void **state)
+{
+	static const struct {
+		const char *argv[5];
+		int argc;
+		const char *arg;	/* the callback's; NULL: none */
+		const char *operand;	/* the one operand */
+	} cases[] = {
+		{ { "cmd", "f", "--mirror" }, 3, NULL, "f" },
+		{ { "cmd", "f", "--mirror", "5" }, 4, "5", "f" },
+		{ { "cmd", "--mirror", "5", "f" }, 4, "5", "f" },
+		{ { "cmd", "--mirror=5", "f" }, 3, "5", "f" },
+		{ { "cmd", "-m5", "f" }, 3, "5", "f" },
+		{ { "cmd", "f", "-m", "5" }, 4, "5", "f" },
+		{ { "cmd", "-m", "f" }, 3, NULL, "f" },
+		{ { "cmd", "--mirror", "f", "-y" }, 4, NULL, "f" },
+		{ { "cmd", "--mirror", "-y", "f" }, 4, NULL, "f" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct args a = { 0 };
+		const struct util_option opts[] = {
+			OPT_BOOLEAN('y', "yes", &a.yes, "say yes"),
+			OPT_CALLBACK_OPTNUM('m', "mirror", &a, "M",
+					    "optional", cb_num),
+			OPT_END(),
+		};
+		char *argv[5] = { NULL };
+		int status = -1, n, j;
+
+		for (j = 0; j < cases[i].argc; j++)
+			argv[j] = (char *)cases[i].argv[j];
+		n = parse(&cmd, opts, argv, cases[i].argc, &status);
+		assert_int_equal(n, 1);
+		assert_string_equal(argv[0], cases[i].operand);
+		assert_int_equal(a.cb_calls, 1);
+		if (cases[i].arg)
+			assert_string_equal(a.cb_arg, cases[i].arg);
+		else
+			assert_null(a.cb_arg);
+	}
+}
+
+static void optnum_help(void *data)
+{
+	const struct util_option *opts = data;
+
+	util_usage(stdout, &cmd, opts);
+}
+
+static void test_optional_number_help(void **state)
+{
+	struct args a = { 0 };
+	const struct util_option opts[] = {
+		OPT_CALLBACK_OPTNUM('m', "mirror", &a, "M", "a copy", cb_num),
+		OPT_CALLBACK_OPTNUM(0, "to", &a, "R", "elsewhere", cb_num),
+		OPT_END(),
+	};
+	static const char want[] =
+		"usage: prog cmd [-m [M]] [--to[=R]] [FILE]\n"
+		"\n"
+		"What it does.\n"
+		"\n"
+		"  -m, --mirror[=M]     a copy\n"
+		"      --to[=R]         elsewhere\n"
+		"  -h, --help           this text\n";
+	char out[1024];
+
+	capture(1, out, sizeof(out), optnum_help, (void *)opts);
+	assert_string_equal(out, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +364,8 @@ int main(void)
 		cmocka_unit_test(test_usage_text),
 		cmocka_unit_test(test_usage_error_no_cmd),
 		cmocka_unit_test(test_attr_table_complete),
+		cmocka_unit_test(test_optional_number),
+		cmocka_unit_test(test_optional_number_help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
