@@ -74,6 +74,11 @@ struct mp_seg_info {
 	uint32_t sharers;
 	uint32_t memmap_on_memory;
 	char devnode[32];	/* "" when not mapped on this host */
+	/* a mirrored mapping (LIBMP_1.8): the other copy, and how both are */
+	uint32_t mirror;	/* CMM_MP_NONE when not mirrored */
+	uint32_t redundancy;	/* enum mp_seg_redundancy, 0 if none */
+	bool has_rebuilt;	/* SEG_REBUILT sent: a rebuild runs */
+	uint64_t rebuilt;
 };
 
 struct mp_segment {
@@ -147,6 +152,16 @@ void mp_nl_close(struct mp_ctx *ctx);
 int mp_nl_request(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		  const uint32_t *seg_id, const uint32_t *mode,
 		  mp_nl_parse_fn parse, void *arg);
+/* What a segment command carries; NULL members are left out. */
+struct mp_nl_seg_req {
+	const uint32_t *seg_id;
+	const uint32_t *mode;	/* as mp_nl_request()'s */
+	const uint32_t *mirror;	/* CMM_MP_A_SEG_MIRROR */
+};
+
+int mp_nl_request_seg(struct mp_ctx *ctx, uint8_t cmd,
+		      const struct mp_nl_seg_req *r, mp_nl_parse_fn parse,
+		      void *arg);
 /* puts a request's attributes; < 0 when the message is full */
 typedef int (*mp_nl_fill_fn)(struct nl_msg *msg, const void *arg);
 int mp_nl_request_fill(struct mp_ctx *ctx, uint8_t cmd, bool dump,
@@ -178,6 +193,13 @@ struct mp_segment *mp_segment_upsert(struct mp_ctx *ctx,
 				     const struct mp_seg_info *info);
 void mp_segment_sweep(struct mp_ctx *ctx);
 uint32_t mp_segment_id_of(const void *obj);
+int mp_segment_cmd_mirror(struct mp_segment *seg, uint8_t cmd,
+			  const uint32_t *mode, const uint32_t *mirror);
+int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
+			 const uint32_t *mirror, unsigned long flags);
+
+/* mirror.c */
+void mp_mirror_offlined(struct mp_ctx *ctx, uint32_t mirror);
 
 /* peer.c */
 uint32_t mp_peer_id_of(const void *obj);

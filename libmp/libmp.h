@@ -96,6 +96,22 @@ enum mp_seg_mode {
 };
 
 /**
+ * enum mp_seg_redundancy - the copies of a mirrored segment (LIBMP_1.8)
+ * @MP_SEG_NOT_MIRRORED: not a mirrored segment: one copy, or not mapped
+ * @MP_SEG_MIRRORED: both copies hold the data
+ * @MP_SEG_DEGRADED: one copy is lost (its device failed or refused an
+ *	access); I/O goes on with the other one
+ * @MP_SEG_REBUILDING: the lost copy is being rebuilt from the other one
+ *	(cmmmp_segment_get_rebuilt() tells how far)
+ */
+enum mp_seg_redundancy {
+	MP_SEG_NOT_MIRRORED = 0,
+	MP_SEG_MIRRORED = 1,
+	MP_SEG_DEGRADED = 2,
+	MP_SEG_REBUILDING = 3,
+};
+
+/**
  * enum mp_err_origin - where the last error came from
  * @MP_ERR_LOCAL: libmp, libnl or a system call on this side (including
  *	"the cmm_mp module is not loaded", -ENODEV)
@@ -741,6 +757,107 @@ int cmmmp_segment_online_as(struct mp_segment *seg, enum mp_seg_mode mode,
  * module that does not report it.
  */
 bool cmmmp_segment_get_memmap_on_memory(struct mp_segment *seg);
+
+/* ---- mirrored segments (LIBMP_1.8) ---------------------------------------- */
+
+/**
+ * cmmmp_segment_online_mirror() - online a segment with a second copy
+ * @seg: segment N
+ * @mode: MP_SEG_MODE_DAX or MP_SEG_MODE_BLK
+ * @mirror: pool-wide number of the segment M that holds the second copy,
+ *	on another device than N's; MP_NONE to let
+ *	cmmmp_segment_pick_mirror() choose it
+ * @flags: 0 (a mirrored segment is in pooling mode: MP_ONLINE_SHARED is
+ *	refused, as the System RAM flags are)
+ *
+ * Sends CMM_MP_CMD_SEG_ONLINE with CMM_MP_A_SEG_MIRROR: this host claims
+ * both segments, writes go to both copies and reads to either, and one
+ * device node (/dev/mps<N> or /dev/mpb<N>) serves the pair. Both @seg and
+ * M then report the other's number (cmmmp_segment_get_mirror()), the same
+ * device node and the pair's redundancy; M's object is read again here.
+ * Offlining either (cmmmp_segment_offline()) releases both.
+ *
+ * Return: 0; -EINVAL (a bad @mode or @flags, M is @seg, or the kernel
+ * refused: M on @seg's device, sharing mode; the kernel's message says
+ * why), -ENOSPC (MP_NONE and no segment to pick: the last error says
+ * so), or as cmmmp_segment_online_as().
+ */
+int cmmmp_segment_online_mirror(struct mp_segment *seg, enum mp_seg_mode mode,
+				uint32_t mirror, unsigned long flags);
+
+/**
+ * cmmmp_segment_pick_mirror() - choose the segment for a second copy
+ * @seg: the segment to mirror
+ * @skip: segment ids not to choose (those about to be onlined), or NULL
+ * @nr_skip: how many
+ *
+ * The first segment, by id, that is offline, held by nobody, of @seg's
+ * size, on a device that is up and is not @seg's, preferring a device
+ * other than this host's own (a copy on this host does not survive this
+ * host); a segment of the local device only when no other device has
+ * one. Uses the context's view of the pool: nothing is claimed.
+ *
+ * Return: the segment, or NULL (last error -ENOSPC: none fits).
+ */
+struct mp_segment *cmmmp_segment_pick_mirror(struct mp_segment *seg,
+					     const uint32_t *skip,
+					     size_t nr_skip);
+
+/**
+ * cmmmp_segment_repair() - rebuild the lost copy of a mirrored segment
+ * @seg: either segment of a mirrored pair
+ * @replacement: MP_NONE to rebuild the lost copy where it was (its device
+ *	came back), or the pool-wide number of an offline segment R, on
+ *	another device than the whole copy's, that takes the lost copy's
+ *	place (this host claims it)
+ *
+ * Sends CMM_MP_CMD_SEG_REPAIR. The kernel starts the rebuild in the
+ * background and returns at once; the segments then report
+ * MP_SEG_REBUILDING, and a segment event tells its end (MP_SEG_MIRRORED,
+ * or MP_SEG_DEGRADED when it failed). The segments of the pair are read
+ * again here.
+ *
+ * Return: 0; -EINVAL (not mirrored, a bad @replacement), -EALREADY (both
+ * copies are whole), -EBUSY (a rebuild runs), -EHOSTUNREACH (the lost
+ * copy's device is still lost: name a @replacement), -EPERM, -ENOENT,
+ * -ENODEV, or another negative errno.
+ */
+int cmmmp_segment_repair(struct mp_segment *seg, uint32_t replacement);
+
+/**
+ * cmmmp_segment_get_mirror() - the other copy of a mirrored segment
+ * @seg: segment
+ *
+ * Return: the pool-wide number of the segment that holds its other copy,
+ * MP_NONE when it is not mirrored.
+ */
+uint32_t cmmmp_segment_get_mirror(struct mp_segment *seg);
+
+/**
+ * cmmmp_segment_get_redundancy() - how the copies of the segment are
+ * @seg: segment
+ *
+ * Return: an enum mp_seg_redundancy; MP_SEG_NOT_MIRRORED (0) when it is
+ * not mirrored (or with a kernel module that does not report it).
+ */
+enum mp_seg_redundancy cmmmp_segment_get_redundancy(struct mp_segment *seg);
+
+/**
+ * cmmmp_segment_get_rebuilt() - how much of the lost copy is rebuilt
+ * @seg: segment
+ *
+ * Return: bytes rebuilt so far while MP_SEG_REBUILDING, else 0.
+ */
+uint64_t cmmmp_segment_get_rebuilt(struct mp_segment *seg);
+
+/**
+ * cmmmp_seg_redundancy_name() - name of a redundancy state
+ * @r: the state
+ *
+ * Return: "mirrored", "degraded" or "rebuilding"; NULL for
+ * MP_SEG_NOT_MIRRORED and unknown values.
+ */
+const char *cmmmp_seg_redundancy_name(enum mp_seg_redundancy r);
 
 /**
  * cmmmp_segment_is_shared() - is the segment in sharing mode? (LIBMP_1.3)

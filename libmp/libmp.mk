@@ -1,9 +1,9 @@
 # libmp: build/libmp/libmp.so.1 (+ libmp.so link) and build/libmp/libmp.pc.
 # Included by the top-level Makefile; paths are relative to the top.
 
-LIBMP_VERSION	:= 1.7.0
+LIBMP_VERSION	:= 1.8.0
 LIBMP_SRCS	:= $(addprefix libmp/,ctx.c nl.c device.c segment.c \
-		   memblock.c monitor.c peer.c key.c)
+		   memblock.c monitor.c peer.c key.c mirror.c)
 LIBMP_OBJS	:= $(patsubst libmp/%.c,$(B)/libmp/%.o,$(LIBMP_SRCS)) \
 		   $(B)/libmp/cmm_mp_attrs.o $(B)/libmp/sysfs.o \
 		   $(B)/libmp/mp_names.o

@@ -511,11 +511,6 @@ int mp_nl_request_fill(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 	return rc;
 }
 
-struct mp_nl_seg_req {
-	const uint32_t *seg_id;
-	const uint32_t *mode;
-};
-
 static int mp_nl_fill_seg(struct nl_msg *msg, const void *arg)
 {
 	const struct mp_nl_seg_req *r = arg;
@@ -532,7 +527,27 @@ static int mp_nl_fill_seg(struct nl_msg *msg, const void *arg)
 	if (r->mode && (*r->mode & MP_NL_MODE_MEMMAP) &&
 	    nla_put_u32(msg, CMM_MP_A_SEG_MEMMAP_ON_MEMORY, 1) < 0)
 		return -ENOMEM;
+	if (r->mirror && nla_put_u32(msg, CMM_MP_A_SEG_MIRROR, *r->mirror) < 0)
+		return -ENOMEM;
 	return 0;
+}
+
+/**
+ * mp_nl_request_seg() - send one segment command (not a dump)
+ * @ctx: context
+ * @cmd: CMM_MP_CMD_*
+ * @r: its attributes: segment id, mode as mp_nl_request()'s, mirror
+ * @parse: called for every answer message with its parsed attributes
+ * @arg: passed to @parse
+ *
+ * Return: as mp_nl_request_fill().
+ */
+int mp_nl_request_seg(struct mp_ctx *ctx, uint8_t cmd,
+		      const struct mp_nl_seg_req *r, mp_nl_parse_fn parse,
+		      void *arg)
+{
+	return mp_nl_request_fill(ctx, cmd, false, mp_nl_fill_seg, r, parse,
+				  arg);
 }
 
 /**

@@ -40,6 +40,7 @@ int mp_seg_info_parse(struct nlattr **tb, struct mp_seg_info *info)
 	info->dev_id = CMM_MP_NONE;
 	info->owner = CMM_MP_NONE;
 	info->node = CMM_MP_NONE;
+	info->mirror = CMM_MP_NONE;
 
 	if (mp_nla_u32(tb, CMM_MP_A_SEG_ID, &info->id) ||
 	    mp_nla_u32(tb, CMM_MP_A_SEG_STATE, &info->state))
@@ -82,6 +83,17 @@ int mp_seg_info_parse(struct nlattr **tb, struct mp_seg_info *info)
 	if (!rc)
 		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
 					   &info->memmap_on_memory));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_SEG_MIRROR,
+					   &info->mirror));
+	if (!rc)
+		rc = mp_nla_opt(mp_nla_u32(tb, CMM_MP_A_SEG_REDUNDANCY,
+					   &info->redundancy));
+	if (!rc) {
+		rc = mp_nla_u64(tb, CMM_MP_A_SEG_REBUILT, &info->rebuilt);
+		info->has_rebuilt = !rc;
+		rc = mp_nla_opt(rc);
+	}
 	if (!rc && tb[CMM_MP_A_SEG_DEVNODE])
 		snprintf(info->devnode, sizeof(info->devnode), "%s",
 			 nla_get_string(tb[CMM_MP_A_SEG_DEVNODE]));
@@ -334,16 +346,26 @@ MP_EXPORT const char *cmmmp_seg_mode_name(enum mp_seg_mode mode)
 	return cmm_mp_seg_mode_name(mode);
 }
 
-/* Send a per-segment command whose answer is that segment's message. */
-static int mp_segment_cmd(struct mp_segment *seg, uint8_t cmd,
-			  const uint32_t *mode)
+/**
+ * mp_segment_cmd_mirror() - a per-segment command answered with its message
+ * @seg: segment
+ * @cmd: CMM_MP_CMD_*
+ * @mode: as mp_nl_request()'s, or NULL
+ * @mirror: CMM_MP_A_SEG_MIRROR to send, or NULL
+ *
+ * Return: 0, or a negative errno (recorded in the context).
+ */
+int mp_segment_cmd_mirror(struct mp_segment *seg, uint8_t cmd,
+			  const uint32_t *mode, const uint32_t *mirror)
 {
 	struct mp_segment *got = NULL;
 	uint32_t id = seg->info.id;
+	const struct mp_nl_seg_req r = {
+		.seg_id = &id, .mode = mode, .mirror = mirror,
+	};
 	int rc;
 
-	rc = mp_nl_request(seg->ctx, cmd, false, &id, mode,
-			   mp_segment_update, &got);
+	rc = mp_nl_request_seg(seg->ctx, cmd, &r, mp_segment_update, &got);
 	if (rc) {
 		/* The kernel no longer knows it: hide it from iterators. */
 		if (rc == -ENOENT && cmd == CMM_MP_CMD_SEG_GET)
@@ -354,6 +376,12 @@ static int mp_segment_cmd(struct mp_segment *seg, uint8_t cmd,
 		return mp_set_error(seg->ctx, -EPROTO,
 				    "kernel answered for another segment");
 	return 0;
+}
+
+static int mp_segment_cmd(struct mp_segment *seg, uint8_t cmd,
+			  const uint32_t *mode)
+{
+	return mp_segment_cmd_mirror(seg, cmd, mode, NULL);
 }
 
 MP_EXPORT int cmmmp_segment_refresh(struct mp_segment *seg)
@@ -410,12 +438,19 @@ MP_EXPORT bool cmmmp_segment_get_memmap_on_memory(struct mp_segment *seg)
 	return seg->info.memmap_on_memory != 0;
 }
 
-/*
- * Online @seg: @mode NULL lets the kernel choose (System RAM for a segment
- * of the local device, dax for another device's).
+/**
+ * mp_segment_do_online() - online @seg, with its memory blocks if RAM
+ * @seg: segment
+ * @mode: as mp_nl_request()'s; NULL lets the kernel choose (System RAM
+ *	for a segment of the local device, dax for another device's)
+ * @mirror: the segment to hold its second copy (CMM_MP_A_SEG_MIRROR), or
+ *	NULL
+ * @flags: MP_ONLINE_*
+ *
+ * Return: 0 or a negative errno (recorded in the context).
  */
-static int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
-				unsigned long flags)
+int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
+			 const uint32_t *mirror, unsigned long flags)
 {
 	struct mp_ctx *ctx = seg->ctx;
 	struct mp_online_report r;
@@ -427,7 +462,7 @@ static int mp_segment_do_online(struct mp_segment *seg, const uint32_t *mode,
 	seg->auto_onlined = 0;
 	seg->reonlined = 0;
 	seg->auto_zone = MP_ZONE_UNKNOWN;
-	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_ONLINE, mode);
+	rc = mp_segment_cmd_mirror(seg, CMM_MP_CMD_SEG_ONLINE, mode, mirror);
 	if (rc)
 		return rc;
 
@@ -495,9 +530,9 @@ MP_EXPORT int cmmmp_segment_online(struct mp_segment *seg, unsigned long flags)
 	if (flags & MP_ONLINE_MEMMAP_ON_MEMORY) {
 		uint32_t m = MP_NL_MODE_AUTO | MP_NL_MODE_MEMMAP;
 
-		return mp_segment_do_online(seg, &m, flags);
+		return mp_segment_do_online(seg, &m, NULL, flags);
 	}
-	return mp_segment_do_online(seg, NULL, flags);
+	return mp_segment_do_online(seg, NULL, NULL, flags);
 }
 
 MP_EXPORT int cmmmp_segment_online_as(struct mp_segment *seg,
@@ -528,7 +563,7 @@ MP_EXPORT int cmmmp_segment_online_as(struct mp_segment *seg,
 		m |= MP_NL_MODE_SHARED;
 	if (flags & MP_ONLINE_MEMMAP_ON_MEMORY)
 		m |= MP_NL_MODE_MEMMAP;
-	return mp_segment_do_online(seg, &m, flags);
+	return mp_segment_do_online(seg, &m, NULL, flags);
 }
 
 /* Online block @nr again in @zone, after the probe below offlined it. */
@@ -606,15 +641,19 @@ static int mp_segment_offline_blocks(struct mp_segment *seg, int err)
 
 MP_EXPORT int cmmmp_segment_offline(struct mp_segment *seg)
 {
+	uint32_t mirror;
 	int rc;
 
 	if (!seg)
 		return -EINVAL;
 	mp_clear_error(seg->ctx);
+	mirror = seg->info.mirror;
 	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_OFFLINE, NULL);
 	if (rc == -EBUSY && seg->info.state == CMM_MP_SEG_ONLINE_RAM &&
 	    seg->info.mode == CMM_MP_SEG_MODE_RAM && !seg->info.devnode[0])
 		rc = mp_segment_offline_blocks(seg, rc);
+	if (!rc)
+		mp_mirror_offlined(seg->ctx, mirror);
 	return rc;
 }
 

@@ -36,6 +36,20 @@
  *   FAKE_CMM_MP_KEYLOG=FILE   each key operation appends "OP ID HEX" (HEX
  *                             "-" for clear) to FILE, so a test sees what
  *                             reached the kernel
+ *   FAKE_CMM_MP_REQLOG=FILE   each command that changes something (online,
+ *                             offline, repair, key) appends "CMD SEG" and
+ *                             its mode/mirror attributes to FILE, so a test
+ *                             sees that nothing was sent
+ *   FAKE_CMM_MP_LOST=N        device N (not 0) is lost: the mirrored pairs
+ *                             with a copy on it become degraded, and stay
+ *                             so once it returns, until repaired
+ *
+ * Segments onlined as dax or blk (pooling mode only) are held by device
+ * 0, the local one, with a /dev/mps<N> or /dev/mpb<N> node; with
+ * CMM_MP_A_SEG_MIRROR both segments of the pair are (the mirrored
+ * segments' contract in include/uapi/linux/cmm_mp.h). A rebuild started
+ * by CMM_MP_CMD_SEG_REPAIR never ends here: it stays at a quarter of the
+ * segment.
  *
  * The pool key's backend is mp_eth's: the ids of the keys held go to
  * $MP_SYSFS_ROOT/class/misc/mp_eth/key_ids as mp_eth shows them ("none",
@@ -63,6 +77,7 @@
 #include <linux/cmm_mp.h>
 
 #include "util/cmm_mp_attrs.h"
+#include "util/util.h"
 
 #define FAKE_FAMILY_ID		family_id()
 #define FAKE_GROUP_ID		7
@@ -123,6 +138,12 @@ struct fake_pool {
 	unsigned int nr_devs, segs_per_dev;
 	uint32_t state[FAKE_MAX_SEGS];
 	bool memmap[FAKE_MAX_SEGS];	/* online with memmap_on_memory */
+	/* held as dax or blk (state OWNED): the mode, the pair */
+	uint32_t mode[FAKE_MAX_SEGS];
+	uint32_t mirror[FAKE_MAX_SEGS];	/* CMM_MP_NONE when none */
+	uint32_t red[FAKE_MAX_SEGS];	/* the pair's redundancy */
+	bool lost[FAKE_MAX_SEGS];	/* this copy is the lost one */
+	uint32_t node[FAKE_MAX_SEGS];	/* N of its /dev/mps<N>, /dev/mpb<N> */
 };
 
 /* in the state file: a segment's memmap_on_memory, above its state */
@@ -152,25 +173,42 @@ static unsigned int nr_segs(const struct fake_pool *p)
 	return p->nr_devs * p->segs_per_dev;
 }
 
+/*
+ * A line of the state file: "ID STATE", and for a segment held as dax or
+ * blk " MODE MIRROR REDUNDANCY LOST NODE" after it.
+ */
 static void pool_load(struct fake_pool *p)
 {
 	const char *path = getenv("FAKE_CMM_MP_STATE");
-	unsigned int id, st;
+	unsigned int id, st, mode, mirror, red, lost, node, i;
+	char line[128];
 	FILE *f;
 
 	memset(p, 0, sizeof(*p));
 	p->nr_devs = env_uint("FAKE_CMM_MP_DEVS", 1, 4);
 	p->segs_per_dev = env_uint("FAKE_CMM_MP_SEGS", 4, 16);
+	for (i = 0; i < FAKE_MAX_SEGS; i++)
+		p->mirror[i] = CMM_MP_NONE;
 	if (!path)
 		return;
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	while (fscanf(f, "%u %u", &id, &st) == 2) {
-		if (id >= FAKE_MAX_SEGS)
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%u %u %u %u %u %u %u", &id, &st, &mode,
+			       &mirror, &red, &lost, &node);
+
+		if (n < 2 || id >= FAKE_MAX_SEGS)
 			continue;
 		p->state[id] = st & ~FAKE_STATE_MEMMAP;
 		p->memmap[id] = st & FAKE_STATE_MEMMAP;
+		if (n < 7)
+			continue;
+		p->mode[id] = mode;
+		p->mirror[id] = mirror;
+		p->red[id] = red;
+		p->lost[id] = lost;
+		p->node[id] = node;
 	}
 	fclose(f);
 }
@@ -205,11 +243,55 @@ static void pool_put(const struct fake_pool *p)
 	f = fopen(path, "w");
 	if (!f)
 		return;
-	for (i = 0; i < nr_segs(p); i++)
-		fprintf(f, "%u %u\n", i,
+	for (i = 0; i < nr_segs(p); i++) {
+		fprintf(f, "%u %u", i,
 			p->state[i] | (p->memmap[i] ? FAKE_STATE_MEMMAP : 0));
+		if (p->state[i] == CMM_MP_SEG_OWNED)
+			fprintf(f, " %u %u %u %u %u", p->mode[i], p->mirror[i],
+				p->red[i], p->lost[i], p->node[i]);
+		fputc('\n', f);
+	}
 	fclose(f);
 }
+
+/* FAKE_CMM_MP_LOST: the device that is lost now, or CMM_MP_NONE */
+static uint32_t lost_dev(const struct fake_pool *p)
+{
+	uint32_t d = env_uint("FAKE_CMM_MP_LOST", CMM_MP_NONE, CMM_MP_NONE);
+
+	return d && d < p->nr_devs ? d : CMM_MP_NONE;
+}
+
+static uint32_t seg_dev(const struct fake_pool *p, uint32_t id)
+{
+	return id / p->segs_per_dev;
+}
+
+/*
+ * A copy on the lost device is lost: its pair is degraded from now on
+ * (and stays so after the device returns, until a repair). Return: true
+ * when that changed anything.
+ */
+static bool pool_apply_lost(struct fake_pool *p)
+{
+	uint32_t d = lost_dev(p), i;
+	bool changed = false;
+
+	for (i = 0; d != CMM_MP_NONE && i < nr_segs(p); i++) {
+		uint32_t m = p->mirror[i];
+
+		if (m == CMM_MP_NONE || seg_dev(p, i) != d ||
+		    p->red[i] != CMM_MP_SEG_MIRRORED)
+			continue;
+		p->red[i] = CMM_MP_SEG_DEGRADED;
+		p->red[m] = CMM_MP_SEG_DEGRADED;
+		p->lost[i] = true;
+		changed = true;
+	}
+	return changed;
+}
+
+static void pool_put(const struct fake_pool *p);
 
 static bool seg_local(const struct fake_pool *p, uint32_t id)
 {
@@ -506,6 +588,9 @@ static void put_dev(struct mbuf *b, const struct fake_pool *p, uint32_t dev,
 	put_u32(b, CMM_MP_A_NR_SEGS, p->segs_per_dev);
 	put_u32(b, CMM_MP_A_NODE, dev ? CMM_MP_NONE : 1);
 	put_u64(b, CMM_MP_A_BLOCK_SIZE, FAKE_BLOCK_SIZE);
+	if (dev == lost_dev(p))
+		put_u32(b, CMM_MP_A_DEV_STATE, CMM_MP_DEV_LOST);
+	put_u32(b, CMM_MP_A_DEV_LOCAL, !dev);
 	if (!dev) {
 		/* dax_kmem's distance and DRAM's, as the module sends them */
 		put_u32(b, CMM_MP_A_DEV_ADISTANCE, 2880);
@@ -519,6 +604,7 @@ static void put_seg(struct mbuf *b, const struct fake_pool *p, uint32_t id,
 {
 	size_t off = msg_begin(b, FAKE_FAMILY_ID, flags, seq, port);
 	bool local = seg_local(p, id);
+	bool held = p->state[id] == CMM_MP_SEG_OWNED;
 	uint32_t online = 0, movable = 0;
 
 	if (local && p->state[id] == CMM_MP_SEG_ONLINE_RAM)
@@ -530,14 +616,29 @@ static void put_seg(struct mbuf *b, const struct fake_pool *p, uint32_t id,
 	put_u64(b, CMM_MP_A_SEG_PHYS, seg_phys(p, id));
 	put_u64(b, CMM_MP_A_SEG_SIZE, FAKE_SEG_SIZE);
 	put_u32(b, CMM_MP_A_SEG_STATE, p->state[id]);
-	put_u32(b, CMM_MP_A_SEG_MODE, CMM_MP_SEG_MODE_RAM);
-	put_u32(b, CMM_MP_A_SEG_OWNER, CMM_MP_NONE);
+	put_u32(b, CMM_MP_A_SEG_MODE, held ? p->mode[id] : CMM_MP_SEG_MODE_RAM);
+	put_u32(b, CMM_MP_A_SEG_OWNER, held ? 0 : CMM_MP_NONE);
 	put_u32(b, CMM_MP_A_NODE, local ? 1 : CMM_MP_NONE);
 	put_u32(b, CMM_MP_A_MEMBLK_FIRST, local ? seg_block(p, id) : 0);
 	put_u32(b, CMM_MP_A_MEMBLK_COUNT, local ? 1 : 0);
 	put_u32(b, CMM_MP_A_MEMBLK_ONLINE, online);
 	put_u32(b, CMM_MP_A_MEMBLK_MOVABLE, movable);
 	put_u32(b, CMM_MP_A_SEG_MEMMAP_ON_MEMORY, p->memmap[id]);
+	if (held) {
+		/* one node for the pair: the segment onlined */
+		char node[32];
+
+		snprintf(node, sizeof(node), "/dev/mp%c%u",
+			 p->mode[id] == CMM_MP_SEG_MODE_BLK ? 'b' : 's',
+			 p->node[id]);
+		put_str(b, CMM_MP_A_SEG_DEVNODE, node);
+	}
+	if (held && p->mirror[id] != CMM_MP_NONE) {
+		put_u32(b, CMM_MP_A_SEG_MIRROR, p->mirror[id]);
+		put_u32(b, CMM_MP_A_SEG_REDUNDANCY, p->red[id]);
+		if (p->red[id] == CMM_MP_SEG_REBUILDING)
+			put_u64(b, CMM_MP_A_SEG_REBUILT, FAKE_SEG_SIZE / 4);
+	}
 	msg_end(b, off);
 }
 
@@ -661,8 +762,70 @@ static int seg_online(struct fake_pool *p, uint32_t id, bool memmap,
 	return 0;
 }
 
+/* Hold @id as a dax or blk device of this host, alone or as a copy. */
+static void seg_hold(struct fake_pool *p, uint32_t id, uint32_t mode,
+		     uint32_t mirror, uint32_t node)
+{
+	p->state[id] = CMM_MP_SEG_OWNED;
+	p->mode[id] = mode;
+	p->mirror[id] = mirror;
+	p->red[id] = mirror == CMM_MP_NONE ? 0 : CMM_MP_SEG_MIRRORED;
+	p->lost[id] = false;
+	p->node[id] = node;
+}
+
+static void seg_release(struct fake_pool *p, uint32_t id)
+{
+	p->state[id] = CMM_MP_SEG_OFFLINE;
+	p->mode[id] = 0;
+	p->mirror[id] = CMM_MP_NONE;
+	p->red[id] = 0;
+	p->lost[id] = false;
+	p->node[id] = 0;
+}
+
+/*
+ * dax or blk, pooling mode, with a second copy on @mirror (or
+ * CMM_MP_NONE), as kernel/cmm_mp checks it.
+ */
+static int seg_map(struct fake_pool *p, uint32_t id, uint32_t mode,
+		   bool shared, uint32_t mirror, const char **emsg)
+{
+	if (shared) {
+		*emsg = mirror != CMM_MP_NONE ?
+			"a mirrored segment cannot be shared" :
+			"fake: no sharing mode";
+		return mirror != CMM_MP_NONE ? -EINVAL : -EOPNOTSUPP;
+	}
+	if (p->state[id] != CMM_MP_SEG_OFFLINE) {
+		*emsg = "segment is already online";
+		return -EALREADY;
+	}
+	if (mirror != CMM_MP_NONE) {
+		if (mirror >= nr_segs(p))
+			return -ENOENT;
+		if (seg_dev(p, mirror) == seg_dev(p, id)) {
+			*emsg = "the mirror must be on another device";
+			return -EINVAL;
+		}
+		if (p->state[mirror] != CMM_MP_SEG_OFFLINE) {
+			*emsg = "the mirror segment is not offline";
+			return -EBUSY;
+		}
+		seg_hold(p, mirror, mode, id, id);
+	}
+	seg_hold(p, id, mode, mirror, id);
+	return 0;
+}
+
 static int seg_offline(struct fake_pool *p, uint32_t id, const char **emsg)
 {
+	if (p->state[id] == CMM_MP_SEG_OWNED) {
+		if (p->mirror[id] != CMM_MP_NONE)
+			seg_release(p, p->mirror[id]);
+		seg_release(p, id);
+		return 0;
+	}
 	if (p->state[id] != CMM_MP_SEG_ONLINE_RAM) {
 		*emsg = "segment is not online";
 		return -EALREADY;
@@ -671,6 +834,90 @@ static int seg_offline(struct fake_pool *p, uint32_t id, const char **emsg)
 	p->state[id] = CMM_MP_SEG_OFFLINE;
 	p->memmap[id] = false;
 	return 0;
+}
+
+/*
+ * CMM_MP_CMD_SEG_REPAIR of @id, with @r the replacement or CMM_MP_NONE.
+ * Return: 0, or the kernel's errors; *@other the segment released.
+ */
+static int seg_repair(struct fake_pool *p, uint32_t id, uint32_t r,
+		      uint32_t *other, const char **emsg)
+{
+	uint32_t m = p->mirror[id], gone, whole;
+
+	*other = CMM_MP_NONE;
+	if (p->state[id] != CMM_MP_SEG_OWNED || m == CMM_MP_NONE) {
+		*emsg = "segment is not mirrored";
+		return -EINVAL;
+	}
+	if (p->red[id] == CMM_MP_SEG_MIRRORED) {
+		*emsg = "both copies are whole";
+		return -EALREADY;
+	}
+	if (p->red[id] == CMM_MP_SEG_REBUILDING) {
+		*emsg = "a rebuild is running";
+		return -EBUSY;
+	}
+	gone = p->lost[id] ? id : m;
+	whole = gone == id ? m : id;
+	if (r == CMM_MP_NONE) {
+		if (seg_dev(p, gone) == lost_dev(p)) {
+			*emsg = "the lost copy's device is still lost: name a replacement";
+			return -EHOSTUNREACH;
+		}
+		p->lost[gone] = false;
+		p->red[id] = CMM_MP_SEG_REBUILDING;
+		p->red[m] = CMM_MP_SEG_REBUILDING;
+		return 0;
+	}
+	if (r >= nr_segs(p))
+		return -ENOENT;
+	if (seg_dev(p, r) == seg_dev(p, whole) || r == gone) {
+		*emsg = "the replacement must be on another device";
+		return -EINVAL;
+	}
+	if (p->state[r] != CMM_MP_SEG_OFFLINE) {
+		*emsg = "the replacement segment is not offline";
+		return -EBUSY;
+	}
+	seg_hold(p, r, p->mode[whole], whole, p->node[whole]);
+	seg_release(p, gone);
+	p->mirror[whole] = r;
+	p->red[whole] = CMM_MP_SEG_REBUILDING;
+	p->red[r] = CMM_MP_SEG_REBUILDING;
+	*other = gone;
+	return 0;
+}
+
+/* FAKE_CMM_MP_REQLOG: what reached the "kernel" */
+static void req_log(const char *cmd, const struct nlattr **tb)
+{
+	const char *path = getenv("FAKE_CMM_MP_REQLOG");
+	static const struct {
+		int type;
+		const char *name;
+	} attrs[] = {
+		{ CMM_MP_A_SEG_MODE, "mode" },
+		{ CMM_MP_A_SEG_SHARED, "shared" },
+		{ CMM_MP_A_SEG_MIRROR, "mirror" },
+	};
+	unsigned int i;
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		return;
+	fputs(cmd, f);
+	if (tb[CMM_MP_A_SEG_ID])
+		fprintf(f, " %u", get_u32(tb[CMM_MP_A_SEG_ID]));
+	for (i = 0; i < ARRAY_SIZE(attrs); i++)
+		if (tb[attrs[i].type])
+			fprintf(f, " %s=%u", attrs[i].name,
+				get_u32(tb[attrs[i].type]));
+	fputc('\n', f);
+	fclose(f);
 }
 
 static bool privileged(void)
@@ -815,23 +1062,39 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 	const struct nlattr *tb[CMM_MP_A_MAX + 1];
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
 	bool dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+	uint32_t id, i, mode, mirror, other;
 	struct fake_pool p;
-	uint32_t id, i;
 	int rc;
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
 		return -EINVAL;
 	if ((g->cmd < CMM_MP_CMD_DEV_GET || g->cmd > CMM_MP_CMD_SEG_OFFLINE) &&
-	    g->cmd != CMM_MP_CMD_KEY_SET)
+	    g->cmd != CMM_MP_CMD_KEY_SET && g->cmd != CMM_MP_CMD_SEG_REPAIR)
 		return -EOPNOTSUPP;
 	if ((g->cmd == CMM_MP_CMD_SEG_ONLINE ||
 	     g->cmd == CMM_MP_CMD_SEG_OFFLINE ||
+	     g->cmd == CMM_MP_CMD_SEG_REPAIR ||
 	     g->cmd == CMM_MP_CMD_KEY_SET) && !privileged())
 		return -EPERM;
 	rc = parse_attrs(nlh, tb, emsg);
 	if (rc)
 		return rc;
 	pool_get(&p);
+	if (pool_apply_lost(&p))
+		pool_put(&p);
+	/* no mode: the kernel's choice, System RAM for our own segments */
+	mode = tb[CMM_MP_A_SEG_MODE] ? get_u32(tb[CMM_MP_A_SEG_MODE]) :
+		CMM_MP_SEG_MODE_RAM;
+	mirror = tb[CMM_MP_A_SEG_MIRROR] ? get_u32(tb[CMM_MP_A_SEG_MIRROR]) :
+		CMM_MP_NONE;
+	if (g->cmd == CMM_MP_CMD_SEG_ONLINE)
+		req_log("online", tb);
+	else if (g->cmd == CMM_MP_CMD_SEG_OFFLINE)
+		req_log("offline", tb);
+	else if (g->cmd == CMM_MP_CMD_SEG_REPAIR)
+		req_log("repair", tb);
+	else if (g->cmd == CMM_MP_CMD_KEY_SET)
+		req_log("key", tb);
 
 	switch (g->cmd) {
 	case CMM_MP_CMD_DEV_GET:
@@ -896,6 +1159,11 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 			*emsg = "Attribute failed policy validation";
 			return -EINVAL;
 		}
+		if (tb[CMM_MP_A_SEG_MIRROR] &&
+		    g->cmd == CMM_MP_CMD_SEG_OFFLINE) {
+			*emsg = "Attribute failed policy validation";
+			return -EINVAL;
+		}
 		id = get_u32(tb[CMM_MP_A_SEG_ID]);
 		if (id >= nr_segs(&p))
 			return -ENOENT;
@@ -903,18 +1171,51 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 			      "offline", id, emsg);
 		if (rc)
 			return rc;
-		rc = g->cmd == CMM_MP_CMD_SEG_ONLINE ?
-			seg_online(&p, id,
-				   tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY] &&
-				   get_u32(tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY]),
-				   emsg) :
-			seg_offline(&p, id, emsg);
+		other = p.mirror[id];
+		if (g->cmd == CMM_MP_CMD_SEG_OFFLINE)
+			rc = seg_offline(&p, id, emsg);
+		else if (mode != CMM_MP_SEG_MODE_RAM)
+			rc = seg_map(&p, id, mode, tb[CMM_MP_A_SEG_SHARED] &&
+				     get_u32(tb[CMM_MP_A_SEG_SHARED]),
+				     mirror, emsg);
+		else if (mirror != CMM_MP_NONE)
+			rc = -EINVAL;	/* "mirrored segments are dax or blk" */
+		else
+			rc = seg_online(&p, id,
+					tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY] &&
+					get_u32(tb[CMM_MP_A_SEG_MEMMAP_ON_MEMORY]),
+					emsg);
+		if (rc)
+			return rc;
+		if (g->cmd == CMM_MP_CMD_SEG_ONLINE)
+			other = p.mirror[id];
+		pool_put(&p);
+		put_seg(b, &p, id, g->cmd, 0, nlh->nlmsg_seq, s->port);
+		deliver(fd, b);
+		multicast(&p, id);
+		if (other != CMM_MP_NONE)
+			multicast(&p, other);
+		return 0;
+	case CMM_MP_CMD_SEG_REPAIR:
+		if (!tb[CMM_MP_A_SEG_ID]) {
+			*emsg = "missing segment id";
+			return -EINVAL;
+		}
+		id = get_u32(tb[CMM_MP_A_SEG_ID]);
+		if (id >= nr_segs(&p))
+			return -ENOENT;
+		rc = seg_repair(&p, id, mirror, &other, emsg);
 		if (rc)
 			return rc;
 		pool_put(&p);
 		put_seg(b, &p, id, g->cmd, 0, nlh->nlmsg_seq, s->port);
 		deliver(fd, b);
-		multicast(&p, id);
+		/* the pair as it is now, then the copy given up */
+		i = id == other ? p.mirror[mirror] : id;
+		multicast(&p, i);
+		multicast(&p, p.mirror[i]);
+		if (other != CMM_MP_NONE)
+			multicast(&p, other);
 		return 0;
 	case CMM_MP_CMD_KEY_SET:
 		return key_set(tb, emsg);

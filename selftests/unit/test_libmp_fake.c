@@ -34,7 +34,8 @@ static const char *const fake_env[] = {
 	"FAKE_CMM_MP_UNLOADED", "FAKE_CMM_MP_DEVS", "FAKE_CMM_MP_SEGS",
 	"FAKE_CMM_MP_FAIL", "FAKE_CMM_MP_BADBLOCK", "FAKE_CMM_MP_AUTOONLINE",
 	"FAKE_CMM_MP_NOTROOT", "FAKE_CMM_MP_FAMILY", "FAKE_CMM_MP_NOBACKEND",
-	"FAKE_CMM_MP_KEYLOG", "FAKE_CMM_MP_NO_MEMMAP",
+	"FAKE_CMM_MP_KEYLOG", "FAKE_CMM_MP_NO_MEMMAP", "FAKE_CMM_MP_LOST",
+	"FAKE_CMM_MP_REQLOG",
 };
 
 static int setup(void **state)
@@ -689,6 +690,183 @@ static void test_old_names(void **state)
 	dlclose(lib);
 }
 
+/* Three devices of two segments: 0-1 local (mp0), 2-3 mp1, 4-5 mp2. */
+static void three_devices(void)
+{
+	setenv("FAKE_CMM_MP_DEVS", "3", 1);
+	setenv("FAKE_CMM_MP_SEGS", "2", 1);
+}
+
+/* The mirror of a segment is picked on another device, not ours first. */
+static void test_mirror_pick(void **state)
+{
+	struct fixture *f = *state;
+	const uint32_t skip[] = { 4 };
+	struct mp_segment *m;
+
+	three_devices();
+	m = cmmmp_segment_pick_mirror(seg_of(f, 2), NULL, 0);
+	assert_non_null(m);
+	assert_int_equal(cmmmp_segment_get_id(m), 4);	/* mp2, not mp0 */
+	m = cmmmp_segment_pick_mirror(seg_of(f, 2), skip, 1);
+	assert_int_equal(cmmmp_segment_get_id(m), 5);
+	/* of a local segment: the first of another device */
+	m = cmmmp_segment_pick_mirror(seg_of(f, 0), NULL, 0);
+	assert_int_equal(cmmmp_segment_get_id(m), 2);
+	assert_null(cmmmp_segment_pick_mirror(seg_of(f, 2), NULL, 3));
+	assert_int_equal(cmmmp_get_last_error(f->ctx), -EINVAL);
+
+	/* mp2 held or lost: our own device is the last resort */
+	assert_int_equal(cmmmp_segment_online_as(seg_of(f, 4), MP_SEG_MODE_DAX,
+						 0), 0);
+	setenv("FAKE_CMM_MP_LOST", "2", 1);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	m = cmmmp_segment_pick_mirror(seg_of(f, 2), NULL, 0);
+	assert_int_equal(cmmmp_segment_get_id(m), 0);
+	assert_int_equal(cmmmp_segment_online_as(seg_of(f, 0), MP_SEG_MODE_DAX,
+						 0), 0);
+	assert_int_equal(cmmmp_segment_online_as(seg_of(f, 1), MP_SEG_MODE_DAX,
+						 0), 0);
+	assert_null(cmmmp_segment_pick_mirror(seg_of(f, 2), NULL, 0));
+	assert_int_equal(cmmmp_get_last_error(f->ctx), -ENOSPC);
+	assert_int_equal(cmmmp_segment_online_mirror(seg_of(f, 2),
+						     MP_SEG_MODE_BLK, MP_NONE,
+						     0), -ENOSPC);
+	assert_int_equal(cmmmp_segment_get_state(seg_of(f, 2)), MP_SEG_OFFLINE);
+}
+
+/* Online with a mirror: both segments report the pair; offline frees both. */
+static void test_mirror_online(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_segment *n, *m;
+	char log[300], buf[256] = "";
+	FILE *fp;
+
+	three_devices();
+	snprintf(log, sizeof(log), "%s/reqlog", f->dir);
+	setenv("FAKE_CMM_MP_REQLOG", log, 1);
+	n = seg_of(f, 2);
+	m = seg_of(f, 4);
+	assert_int_equal(cmmmp_segment_get_mirror(n), MP_NONE);
+	assert_int_equal(cmmmp_segment_get_redundancy(n), MP_SEG_NOT_MIRRORED);
+	assert_null(cmmmp_seg_redundancy_name(MP_SEG_NOT_MIRRORED));
+
+	/* refused here, before anything is sent */
+	assert_int_equal(cmmmp_segment_online_mirror(n, MP_SEG_MODE_RAM, 4, 0),
+			 -EINVAL);
+	assert_int_equal(cmmmp_segment_online_mirror(n, MP_SEG_MODE_DAX, 4,
+						     MP_ONLINE_SHARED), -EINVAL);
+	assert_int_equal(cmmmp_segment_online_mirror(n, MP_SEG_MODE_DAX, 2, 0),
+			 -EINVAL);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+	assert_int_equal(access(log, F_OK), -1);
+	/* the kernel's refusal: the copy on the same device */
+	assert_int_equal(cmmmp_segment_online_mirror(n, MP_SEG_MODE_DAX, 3, 0),
+			 -EINVAL);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_KERNEL);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx),
+			    "the mirror must be on another device");
+
+	assert_int_equal(cmmmp_segment_online_mirror(n, MP_SEG_MODE_BLK, 4, 0),
+			 0);
+	fp = fopen(log, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(buf, sizeof(buf), fp));	/* the refused one */
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "online 2 mode=2 mirror=4\n");
+	assert_int_equal(cmmmp_segment_get_mirror(n), 4);
+	assert_int_equal(cmmmp_segment_get_redundancy(n), MP_SEG_MIRRORED);
+	assert_string_equal(cmmmp_seg_redundancy_name(MP_SEG_MIRRORED),
+			    "mirrored");
+	assert_int_equal(cmmmp_segment_get_rebuilt(n), 0);
+	assert_string_equal(cmmmp_segment_get_devnode(n), "/dev/mpb2");
+	/* the other copy, read again by libmp */
+	assert_int_equal(cmmmp_segment_get_state(m), MP_SEG_OWNED);
+	assert_int_equal(cmmmp_segment_get_mirror(m), 2);
+	assert_int_equal(cmmmp_segment_get_redundancy(m), MP_SEG_MIRRORED);
+	assert_string_equal(cmmmp_segment_get_devnode(m), "/dev/mpb2");
+
+	/* picked: segment 5, the first free one left on mp2 */
+	assert_int_equal(cmmmp_segment_online_mirror(seg_of(f, 3),
+						     MP_SEG_MODE_DAX, MP_NONE,
+						     0), 0);
+	assert_int_equal(cmmmp_segment_get_mirror(seg_of(f, 3)), 5);
+
+	assert_int_equal(cmmmp_segment_offline(m), 0);
+	assert_int_equal(cmmmp_segment_get_state(m), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_segment_get_state(n), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_segment_get_mirror(n), MP_NONE);
+	assert_int_equal(cmmmp_segment_get_redundancy(n), MP_SEG_NOT_MIRRORED);
+}
+
+/* A lost copy: degraded, repaired where it was or elsewhere; the events. */
+static void test_mirror_repair(void **state)
+{
+	struct fixture *f = *state;
+	struct mp_monitor *mon;
+	struct mp_segment *n, *seg = NULL;
+
+	three_devices();
+	n = seg_of(f, 2);
+	assert_int_equal(cmmmp_segment_repair(n, MP_NONE), -EINVAL);
+	assert_int_equal(cmmmp_segment_online_mirror(n, MP_SEG_MODE_DAX, 4, 0),
+			 0);
+	assert_int_equal(cmmmp_segment_repair(n, MP_NONE), -EALREADY);
+	assert_int_equal(cmmmp_segment_repair(n, 2), -EINVAL);
+	assert_int_equal(cmmmp_get_last_error_origin(f->ctx), MP_ERR_LOCAL);
+
+	setenv("FAKE_CMM_MP_LOST", "2", 1);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	assert_int_equal(cmmmp_segment_get_redundancy(n), MP_SEG_DEGRADED);
+	assert_int_equal(cmmmp_segment_get_redundancy(seg_of(f, 4)),
+			 MP_SEG_DEGRADED);
+	assert_int_equal(cmmmp_segment_repair(n, MP_NONE), -EHOSTUNREACH);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx),
+			    "the lost copy's device is still lost: name a replacement");
+
+	/* a replacement on mp0: the lost copy moves there */
+	assert_int_equal(cmmmp_monitor_new(f->ctx, &mon), 0);
+	assert_int_equal(cmmmp_segment_repair(seg_of(f, 4), 1), 0);
+	assert_int_equal(cmmmp_segment_get_mirror(n), 1);
+	assert_int_equal(cmmmp_segment_get_redundancy(n), MP_SEG_REBUILDING);
+	assert_int_equal(cmmmp_segment_get_rebuilt(n), 32ULL << 20);
+	assert_int_equal(cmmmp_segment_get_state(seg_of(f, 4)), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_segment_get_mirror(seg_of(f, 4)), MP_NONE);
+	assert_int_equal(cmmmp_segment_get_state(seg_of(f, 1)), MP_SEG_OWNED);
+	assert_int_equal(cmmmp_segment_get_mirror(seg_of(f, 1)), 2);
+	assert_int_equal(cmmmp_segment_repair(n, MP_NONE), -EBUSY);
+
+	/* the events carry the pair (the whole copy, the new one), the old */
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), 0);
+	assert_int_equal(cmmmp_segment_get_id(seg), 2);
+	assert_int_equal(cmmmp_segment_get_mirror(seg), 1);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), 0);
+	assert_int_equal(cmmmp_segment_get_id(seg), 1);
+	assert_int_equal(cmmmp_segment_get_redundancy(seg), MP_SEG_REBUILDING);
+	assert_int_equal(cmmmp_segment_get_rebuilt(seg), 32ULL << 20);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), 0);
+	assert_int_equal(cmmmp_segment_get_id(seg), 4);
+	assert_int_equal(cmmmp_segment_get_state(seg), MP_SEG_OFFLINE);
+	assert_int_equal(cmmmp_monitor_read(mon, &seg), -EAGAIN);
+	cmmmp_monitor_free(mon);
+
+	/* the device came back: rebuilt where it was */
+	assert_int_equal(cmmmp_segment_offline(n), 0);
+	assert_int_equal(cmmmp_segment_online_mirror(n, MP_SEG_MODE_DAX, 5, 0),
+			 0);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);	/* mp2 still lost */
+	assert_int_equal(cmmmp_segment_get_redundancy(n), MP_SEG_DEGRADED);
+	unsetenv("FAKE_CMM_MP_LOST");
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	assert_int_equal(cmmmp_segment_get_redundancy(n), MP_SEG_DEGRADED);
+	assert_int_equal(cmmmp_segment_repair(n, MP_NONE), 0);
+	assert_int_equal(cmmmp_segment_get_mirror(n), 5);
+	assert_int_equal(cmmmp_segment_get_redundancy(seg_of(f, 5)),
+			 MP_SEG_REBUILDING);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -712,6 +890,9 @@ int main(void)
 		T(test_misc),
 		T(test_pool_key),
 		T(test_old_names),
+		T(test_mirror_pick),
+		T(test_mirror_online),
+		T(test_mirror_repair),
 	};
 #undef T
 
