@@ -115,6 +115,26 @@ static void seg_holders(struct json_object *o, struct mp_segment *seg,
 		    ok);
 }
 
+/*
+ * A mirrored segment (both of its pair): the other copy, how the copies
+ * are, and while one is rebuilt how far it got. The same in both formats.
+ */
+static void seg_mirror(struct json_object *o, struct mp_segment *seg,
+		       unsigned int flags, bool *ok)
+{
+	enum mp_seg_redundancy r = cmmmp_segment_get_redundancy(seg);
+	const char *name = cmmmp_seg_redundancy_name(r);
+
+	if (cmmmp_segment_get_mirror(seg) == MP_NONE)
+		return;
+	add(o, "mirror", json_object_new_int64(cmmmp_segment_get_mirror(seg)),
+	    ok);
+	add(o, "redundancy", j_str(name ? name : "unknown"), ok);
+	if (r == MP_SEG_REBUILDING)
+		add(o, "rebuilt",
+		    mpctl_json_size(cmmmp_segment_get_rebuilt(seg), flags), ok);
+}
+
 /* Format 1, as it was: kept for scripts that pin it with --format=1. */
 static struct json_object *seg_json_v1(struct mp_segment *seg,
 				       unsigned int flags)
@@ -159,6 +179,7 @@ static struct json_object *seg_json_v1(struct mp_segment *seg,
 		if (cmmmp_segment_is_shared(seg))
 			add(o, "shared", json_object_new_boolean(true), &ok);
 	}
+	seg_mirror(o, seg, flags, &ok);
 	if (zone)
 		add(o, "zone", json_object_new_string(zone), &ok);
 	if (flags & MPCTL_VERBOSE) {
@@ -301,6 +322,7 @@ static struct json_object *seg_json_v2(struct mp_segment *seg,
 		if (cmmmp_segment_is_shared(seg))
 			add(o, "shared", json_object_new_boolean(true), &ok);
 	}
+	seg_mirror(o, seg, flags, &ok);
 	if (ram) {
 		if (zone)
 			add(o, "zone", j_str(zone), &ok);

@@ -65,7 +65,9 @@ static const struct util_cmd monitor_cmd = {
 "Print one JSON object per line for every segment state change, as the\n"
 "kernel announces it: {\"event\":\"segment\", ...the segment...}. When events\n"
 "were lost (the socket overflowed) {\"event\":\"lost\"} is printed; re-read\n"
-"the state with 'mpctl list'.\n",
+"the state with 'mpctl list'. Both segments of a mirrored pair are announced,\n"
+"with \"mirror\" and \"redundancy\", when a copy is lost and when a rebuild\n"
+"starts and ends.\n",
 };
 
 /*

@@ -2,7 +2,7 @@
 /*
  * mpctl: command-line control of the cmm_mp memory pool, daxctl style.
  *
- *	mpctl list | online | offline | monitor | stats [OPTIONS]
+ *	mpctl list | online | offline | repair | monitor | stats [OPTIONS]
  *	mpctl apply-config | check-config [OPTIONS]
  *	mpctl help [COMMAND]
  *
@@ -36,6 +36,7 @@ static const struct mpctl_cmd mpctl_cmds[] = {
 	{ "list", cmd_list, "list pool devices and segments (JSON)" },
 	{ "online", cmd_online, "online segments as System RAM" },
 	{ "offline", cmd_offline, "offline segments" },
+	{ "repair", cmd_repair, "rebuild the lost copy of a mirrored segment" },
 	{ "monitor", cmd_monitor, "print segment state changes as they happen" },
 	{ "stats", cmd_stats, "transport counters of every peer device" },
 	{ "key", cmd_key, "set or clear the transport's pool key (root)" },

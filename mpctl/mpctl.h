@@ -83,5 +83,6 @@ int cmd_apply_config(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_check_config(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_dvm(struct mp_ctx *ctx, int argc, char **argv);
 int cmd_key(struct mp_ctx *ctx, int argc, char **argv);
+int cmd_repair(struct mp_ctx *ctx, int argc, char **argv);
 
 #endif /* _MPCTL_H */

@@ -105,10 +105,28 @@ struct seg_args {
 	const char *cmd;
 	bool as;			/* --as given */
 	enum mpctl_mode mode;		/* --as */
+	bool mirror;			/* --mirror given */
+	uint32_t mirror_id;		/* --mirror M; MP_NONE: pick one */
 	unsigned int flags;		/* cmmmp_segment_online() flags */
 	unsigned int jflags;		/* MPCTL_HUMAN, MPCTL_VERBOSE */
 	struct mpctl_seglist list;	/* all ids of all arguments */
 };
+
+/* --mirror M goes with one segment, not itself; --mirror with ids. */
+static int check_mirror_list(struct seg_args *a)
+{
+	if (a->list.all)
+		return mpctl_usage_error(a->cmd, "--mirror needs segment ids, not 'all'");
+	if (a->mirror_id == MP_NONE)
+		return 0;
+	if (a->list.nr > 1)
+		return mpctl_usage_error(a->cmd, "--mirror %u: one segment to mirror, not %zu",
+					 a->mirror_id, a->list.nr);
+	if (mpctl_seglist_has(&a->list, a->mirror_id))
+		return mpctl_usage_error(a->cmd, "--mirror %u: a segment cannot be its own mirror",
+					 a->mirror_id);
+	return 0;
+}
 
 /*
  * Several SEGS arguments add up: join them with commas and parse the
@@ -155,6 +173,8 @@ static int parse_args(struct seg_args *a, int argc, char **argv)
 		rc = mpctl_usage_error(a->cmd, "invalid segment list '%s' at '%s'",
 				       joined, bad);
 	free(joined);
+	if (!rc && a->mirror)
+		rc = check_mirror_list(a);
 	return rc;
 }
 
@@ -209,6 +229,20 @@ static int collect(struct seg_args *a, struct mp_ctx *ctx,
 	return MPCTL_EXIT_OK;
 }
 
+/* online -m: the segment for the second copy, or none to pick one */
+static int opt_mirror(const struct util_option *opt, const char *arg)
+{
+	struct seg_args *a = opt->value;
+	uint32_t id = MP_NONE;
+
+	if (arg && (mpctl_parse_u32(arg, &id) || id > MPCTL_SEG_ID_MAX))
+		return mpctl_usage_error(a->cmd, "--mirror '%s': not a segment id",
+					 arg);
+	a->mirror = true;
+	a->mirror_id = id;
+	return 0;
+}
+
 /* online -a: the mode to online in */
 static int opt_as(const struct util_option *opt, const char *arg)
 {
@@ -230,7 +264,10 @@ static const struct util_cmd online_cmd = {
 "Online segments, in the order given, and print them (JSON). SEGS is\n"
 "0 | 0,2 | 1-3 | all (every offline segment); several SEGS arguments add\n"
 "up. Segments of this host's device become System RAM by default; those\n"
-"of other devices of the pool become /dev/mps<N>.\n",
+"of other devices of the pool become /dev/mps<N>. With --mirror each keeps\n"
+"a second copy on segment M of another device (without M: the first\n"
+"offline segment nobody holds, on a device other than this host's if\n"
+"there is one).\n",
 };
 
 static const struct util_cmd offline_cmd = {
@@ -256,6 +293,10 @@ static int seg_options(struct seg_args *a, int argc, char **argv,
 			     "ram: System RAM (this host's device only);\n"
 			     "dax: character device /dev/mps<N> (read, write, mmap);\n"
 			     "blk: block device /dev/mpb<N>", opt_as),
+		OPT_CALLBACK_OPTNUM('m', "mirror", a, "M",
+				    "dax, blk: keep a second copy on segment M,\n"
+				    "of another device, or on one picked (above)",
+				    opt_mirror),
 		OPT_BIT('s', "shared", &a->flags, MP_ONLINE_SHARED,
 			"sharing mode (dax, blk): several hosts hold the\n"
 			"segment at once (Documentation/pool.rst)"),
@@ -299,7 +340,12 @@ static int seg_check_mode(struct seg_args *a)
 
 	if (shared && a->as && a->mode == MPCTL_MODE_RAM)
 		return mpctl_usage_error(a->cmd, "--shared needs --as dax or --as blk");
-	if (shared && !a->as) {
+	if (a->mirror && shared)
+		return mpctl_usage_error(a->cmd,
+					 "--mirror and --shared: a mirrored segment is held by this host alone");
+	if (a->mirror && a->as && a->mode == MPCTL_MODE_RAM)
+		return mpctl_usage_error(a->cmd, "--mirror needs --as dax or --as blk");
+	if ((shared || a->mirror) && !a->as) {
 		a->as = true;
 		a->mode = MPCTL_MODE_DAX;
 	}
@@ -314,10 +360,30 @@ static int seg_check_mode(struct seg_args *a)
 	return MPCTL_EXIT_OK;
 }
 
+/*
+ * The second copy of @seg: M as given, or the first free segment of
+ * another device that is not one of those to online (libmp's pick).
+ */
+static int seg_mirror(struct seg_args *a, struct mp_segment *seg)
+{
+	struct mp_segment *m;
+
+	if (a->mirror_id != MP_NONE)
+		return cmmmp_segment_online_mirror(seg, (enum mp_seg_mode)a->mode,
+						   a->mirror_id, a->flags);
+	m = cmmmp_segment_pick_mirror(seg, a->list.ids, a->list.nr);
+	if (!m)
+		return cmmmp_get_last_error(cmmmp_segment_get_ctx(seg));
+	return cmmmp_segment_online_mirror(seg, (enum mp_seg_mode)a->mode,
+					   cmmmp_segment_get_id(m), a->flags);
+}
+
 static int seg_do(struct seg_args *a, struct mp_segment *seg)
 {
 	if (!a->online)
 		return cmmmp_segment_offline(seg);
+	if (a->mirror)
+		return seg_mirror(a, seg);
 	if (a->as)
 		return cmmmp_segment_online_as(seg, (enum mp_seg_mode)a->mode,
 					    a->flags);
@@ -336,6 +402,10 @@ static int seg_failed(struct seg_args *a, struct mp_ctx *ctx,
 		return mpctl_fail_ctx(a->cmd, what, ctx, err, owned);
 	if (cmmmp_get_last_error_origin(ctx) == MP_ERR_MEMBLOCK)
 		return mpctl_fail_ctx(a->cmd, what, ctx, err, NULL);
+	/* --mirror without M found no segment: refused as things are */
+	if (err == -ENOSPC && cmmmp_get_last_error_origin(ctx) == MP_ERR_LOCAL)
+		return mpctl_fail_code(MPCTL_EXIT_REFUSED, a->cmd, what,
+				       "%s", cmmmp_get_last_error_msg(ctx));
 	return mpctl_fail_ctx(a->cmd, what, ctx, err,
 			      seg_reason(a->online, err));
 }

@@ -153,4 +153,143 @@ expect_fail "usage: missing segments" 2 \
 	"mpctl: offline: missing segment list (see 'mpctl offline --help')" \
 	offline
 
+# Mirrored segments (issue 27), in a pool of three devices of two
+# segments: 0-1 ours (mp0), 2-3 on mp1, 4-5 on mp2. What reached the fake
+# kernel is in $REQLOG: a refused command line sends nothing.
+export FAKE_CMM_MP_DEVS=3 FAKE_CMM_MP_SEGS=2
+REQLOG=$tmp/reqlog
+export FAKE_CMM_MP_REQLOG="$REQLOG"
+run offline all
+rm -f "$REQLOG"
+
+# expect_unsent DESC LINE ARGS...: a usage error (2), and nothing sent
+expect_unsent() {
+	desc=$1 line=$2
+	shift 2
+	run "$@"
+	[ "$rc" = 2 ] && [ "$err" = "$line" ] && [ -z "$out" ] &&
+		[ ! -e "$REQLOG" ]
+	ok $? "$desc: exit 2, nothing sent"
+}
+
+expect_unsent "online --mirror --shared" \
+	"mpctl: online: --mirror and --shared: a mirrored segment is held by this host alone (see 'mpctl online --help')" \
+	online 2 --mirror 4 --shared
+expect_unsent "online --mirror --as ram" \
+	"mpctl: online: --mirror needs --as dax or --as blk (see 'mpctl online --help')" \
+	online 2 --as ram --mirror
+expect_unsent "online --mirror: not a number" \
+	"mpctl: online: --mirror 'x': not a segment id (see 'mpctl online --help')" \
+	online 2 --mirror=x
+expect_unsent "online --mirror: a list" \
+	"mpctl: online: --mirror '4,5': not a segment id (see 'mpctl online --help')" \
+	online 2 --mirror 4,5
+expect_unsent "online --mirror: too big" \
+	"mpctl: online: --mirror '4294967295': not a segment id (see 'mpctl online --help')" \
+	online 2 --mirror 4294967295
+expect_unsent "online --mirror M with two segments" \
+	"mpctl: online: --mirror 4: one segment to mirror, not 2 (see 'mpctl online --help')" \
+	online 2,3 --mirror 4
+expect_unsent "online --mirror of itself" \
+	"mpctl: online: --mirror 2: a segment cannot be its own mirror (see 'mpctl online --help')" \
+	online 2 --mirror 2
+expect_unsent "online all --mirror" \
+	"mpctl: online: --mirror needs segment ids, not 'all' (see 'mpctl online --help')" \
+	online all --mirror
+expect_unsent "online --mirror without a segment" \
+	"mpctl: online: missing segment list (see 'mpctl online --help')" \
+	online --mirror 4
+expect_unsent "online --mirror --memmap-on-memory" \
+	"mpctl: online: --memmap-on-memory is for --as ram only (see 'mpctl online --help')" \
+	online 2 --mirror 4 --memmap-on-memory
+expect_unsent "repair without a segment" \
+	"mpctl: repair: missing segment (see 'mpctl repair --help')" \
+	repair
+expect_unsent "repair of two segments" \
+	"mpctl: repair: unexpected argument '3' (see 'mpctl repair --help')" \
+	repair 2 3
+expect_unsent "repair: not a number" \
+	"mpctl: repair: '2x' is not a segment id (see 'mpctl repair --help')" \
+	repair 2x
+expect_unsent "repair --to: not a number" \
+	"mpctl: repair: --to '-1': not a segment id (see 'mpctl repair --help')" \
+	repair 2 --to=-1
+expect_unsent "repair --to: missing" \
+	"mpctl: repair: option '--to' needs a value (see 'mpctl repair --help')" \
+	repair 2 --to
+expect_unsent "repair --to itself" \
+	"mpctl: repair: --to 2: a segment cannot replace its own copy (see 'mpctl repair --help')" \
+	repair 2 --to 2
+expect_fail "repair of an unknown segment" 5 \
+	"mpctl: repair: segment 9: no such segment: No such file or directory" \
+	repair 9
+[ ! -e "$REQLOG" ]
+ok $? "repair of an unknown segment: nothing sent"
+expect_fail "repair --to an unknown segment" 5 \
+	"mpctl: repair: segment 9: no such segment: No such file or directory" \
+	repair 2 --to 9
+[ ! -e "$REQLOG" ]
+ok $? "repair --to an unknown segment: nothing sent"
+
+run repair --help
+[ "$rc" = 0 ] && printf '%s\n' "$out" |
+	grep -qx 'usage: mpctl repair SEG \[-t R\] \[-u\] \[-v\]'
+ok $? "repair --help: usage from its option table"
+run online --help
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q -- '-m, --mirror\[=M\]'
+ok $? "online --help: --mirror, its value optional"
+
+# the second copy picked: the first free segment of another device, not
+# ours (4, on mp2); the next one skips what is held (5)
+expect_ok "online --mirror (picked)" online 2 3 --as blk --mirror
+jq_is '[[s["segment"],s["mode"],s["devnode"],s["mirror"],s["redundancy"]] for s in d]' \
+	'[[2,"blk","/dev/mpb2",4,"mirrored"],[3,"blk","/dev/mpb3",5,"mirrored"]]' &&
+	[ "$(cat "$REQLOG")" = "online 2 mode=2 mirror=4
+online 3 mode=2 mirror=5" ]
+ok $? "online 2 3 --as blk --mirror: copies on mp2, one request each"
+run list -s 4
+jq_is 'd' '[{"segment":4,"device":"mp2","state":"owned","size":134217728,"owner":0,"mode":"blk","devnode":"/dev/mpb2","mirror":2,"redundancy":"mirrored"}]'
+ok $? "list: the second copy names the first"
+rm -f "$REQLOG"
+expect_fail "online --mirror: nothing free on another device" 6 \
+	"mpctl: online: segment 1: no offline, unowned segment of 134217728 bytes on a device other than mp0 for the second copy of segment 1" \
+	online 1 --mirror
+[ ! -e "$REQLOG" ]
+ok $? "online --mirror, nothing to pick: nothing sent"
+expect_ok "offline the first of a pair" offline 2,3
+run list -s 2-5
+jq_is '[[s["state"],s.get("mirror")] for s in d]' '[["offline",null],["offline",null],["offline",null],["offline",null]]'
+ok $? "offline 2,3: both copies of each released"
+rm -f "$REQLOG"
+
+# a copy lost: degraded; repaired elsewhere, or where it was
+expect_ok "online --mirror M, dax by default" online --mirror 4 2
+jq_is '[d[0]["mode"],d[0]["mirror"]]' '["dax",4]'
+ok $? "online --mirror 4 2: dax, the copy on 4"
+FAKE_CMM_MP_LOST=2 run list -s 2
+jq_is 'd[0]["redundancy"]' '"degraded"'
+ok $? "mp2 lost: degraded"
+FAKE_CMM_MP_LOST=2 expect_fail "repair where the device is lost" 6 \
+	"mpctl: repair: segment 2: the lost copy's device is still lost (name a replacement with --to): No route to host (kernel: the lost copy's device is still lost: name a replacement)" \
+	repair 2
+FAKE_CMM_MP_LOST=2 expect_ok "repair --to" repair 2 --to 1 -u
+jq_is '[[s["segment"],s["mirror"],s["redundancy"],s["rebuilt"]] for s in d]' \
+	'[[2,1,"rebuilding","32.00 MiB (33.55 MB)"],[1,2,"rebuilding","32.00 MiB (33.55 MB)"]]' &&
+	[ "$(tail -n 1 "$REQLOG")" = "repair 2 mirror=1" ]
+ok $? "repair 2 --to 1: the pair with its new copy, rebuilding"
+run list -s 4
+jq_is '[d[0]["state"],d[0].get("mirror")]' '["offline",null]'
+ok $? "repair --to: the lost copy given up"
+expect_fail "repair while a rebuild runs" 6 \
+	"mpctl: repair: segment 1: a rebuild is running, or the replacement is held: Device or resource busy (kernel: a rebuild is running)" \
+	repair 1
+run offline 2
+expect_fail "repair of a segment that is not mirrored" 1 \
+	"mpctl: repair: segment 2: not repaired (not mirrored, or a bad replacement): Invalid argument (kernel: segment is not mirrored)" \
+	repair 2
+FAKE_CMM_MP_NOTROOT=1 expect_fail "repair: not root" 4 \
+	"mpctl: repair: segment 2: needs root: Operation not permitted" \
+	repair 2
+unset FAKE_CMM_MP_DEVS FAKE_CMM_MP_SEGS FAKE_CMM_MP_REQLOG
+
 tap_end

@@ -96,6 +96,24 @@ golden format1-verbose --format 1 list -v -s 1
 golden format1-devices --format=1 list -D
 old=
 
+# mirrored segments: both of a pair, mirrored, then rebuilding (-u)
+export FAKE_CMM_MP_DEVS=3 FAKE_CMM_MP_SEGS=2 FAKE_CMM_MP_STATE="$tmp/pool3"
+golden online-mirror online 2 --as blk --mirror 4
+golden list-mirror list -s 2,4
+run online 3 --as dax --mirror 5
+FAKE_CMM_MP_LOST=2 golden list-degraded list -v -s 2
+FAKE_CMM_MP_LOST=2 golden repair-to repair 2 --to 1 -u
+old=1
+golden format1-mirror --format=1 list -s 1,2
+old=
+FAKE_CMM_MP_LOST=2 code "repair: the lost copy's device is still lost" 6 \
+	repair 3
+code "repair: a rebuild runs" 6 repair 2
+code "usage: repair without a segment" 2 repair
+run offline 2,3
+unset FAKE_CMM_MP_DEVS FAKE_CMM_MP_SEGS
+export FAKE_CMM_MP_STATE="$tmp/pool"
+
 run --version --json
 [ "$rc" = 0 ] && printf '%s\n' "$out" |
 	grep -Eqx '\{"version":"[0-9]+\.[0-9]+\.[0-9]+","format":2,"formats":\[1,2\]\}'
