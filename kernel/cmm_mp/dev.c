@@ -181,8 +181,8 @@ struct mp_dev *mp_dev_create_range(const struct mp_range *r,
 
 	ret = mp_geometry_init(&d->geo, r->base, r->size, seg_size, block);
 	if (ret) {
-		pr_err("%s seg_size=%llu: base, size and segment size must be multiples of the memory block size (%llu) and size a multiple of the segment size\n",
-		       arg, seg_size, block);
+		pr_err("%s seg_size=%llu: base, size and segment size must be multiples of the memory block size (%llu), or the segment size a power-of-two part of one block of at least %llu bytes, and size a multiple of the segment size\n",
+		       arg, seg_size, block, MP_SEG_MIN_SIZE);
 		ret = -EINVAL;
 		goto err_free;
 	}

@@ -337,8 +337,10 @@ static int mp_seg_place(struct mp_dev *d, struct mp_seg_target *t,
 static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
 			     struct netlink_ext_ack *extack)
 {
+	/* System RAM takes whole memory blocks; smaller segments are dax */
 	if (mode == MP_SEG_MODE_AUTO)
-		mode = t->local ? CMM_MP_SEG_MODE_RAM : CMM_MP_SEG_MODE_DAX;
+		mode = t->local && mp_seg_whole_blocks(&t->d->geo) ?
+		       CMM_MP_SEG_MODE_RAM : CMM_MP_SEG_MODE_DAX;
 	if (mode >= ARRAY_SIZE(mp_seg_modes)) {
 		NL_SET_ERR_MSG(extack, "no such segment mode");
 		return -EINVAL;
@@ -348,6 +350,13 @@ static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
 		NL_SET_ERR_MSG(extack,
 			       "a segment of another device cannot be System RAM here: online it as dax or blk");
 		return -EINVAL;
+	}
+	/* memory is hot-added in whole blocks: a part of one never is */
+	if (t->ops->mode == CMM_MP_SEG_MODE_RAM &&
+	    !mp_seg_whole_blocks(&t->d->geo)) {
+		NL_SET_ERR_MSG(extack,
+			       "segments are smaller than a memory block (seg_size=): online them as dax or blk");
+		return -EOPNOTSUPP;
 	}
 	if (t->shared && !t->ops->shareable) {
 		NL_SET_ERR_MSG(extack, "sharing mode needs dax or blk, not System RAM");
@@ -365,7 +374,8 @@ static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
  * @d: the pool device
  * @id: pool-wide segment number
  * @mode: enum cmm_mp_seg_mode, or MP_SEG_MODE_AUTO: System RAM for a
- *	segment of the local device, dax for another one
+ *	segment of the local device, dax for another one or for one smaller
+ *	than a memory block
  * @flags: MP_SEG_SHARED: sharing mode (dax and blk only);
  *	MP_SEG_MEMMAP_ON_MEMORY: the memmap of System RAM on the segment
  * @extack: for the reason of a failure

@@ -110,9 +110,12 @@ int mp_parse_range(const char *s, struct mp_range *r)
 }
 
 /*
- * Segments are whole memory blocks because memory is hot-added and removed
- * in blocks; the pool is a whole number of segments so that no tail of the
- * device DRAM is unreachable.
+ * A System RAM segment is whole memory blocks because memory is hot-added
+ * and removed in blocks. A segment may also be a power-of-two part of one
+ * block, at least MP_SEG_MIN_SIZE: such a segment is only ever a device
+ * (dax, blk), which needs no memory block, and is how a small machine (or
+ * a guest) carries thousands of segments. The pool is a whole number of
+ * segments so that no tail of the device DRAM is unreachable.
  */
 int mp_geometry_init(struct mp_geometry *g, u64 base, u64 size,
 		     u64 seg_size, u64 block_size)
@@ -121,7 +124,11 @@ int mp_geometry_init(struct mp_geometry *g, u64 base, u64 size,
 
 	if (!g || !is_pow2(block_size))
 		return -EINVAL;
-	if (!seg_size || seg_size % block_size)
+	if (!seg_size)
+		return -EINVAL;
+	if (seg_size < block_size ?
+	    !is_pow2(seg_size) || seg_size < MP_SEG_MIN_SIZE :
+	    seg_size % block_size)
 		return -EINVAL;
 	if (!size || base % block_size || size % seg_size)
 		return -EINVAL;
@@ -149,6 +156,16 @@ int mp_seg_range(const struct mp_geometry *g, u32 seg, u64 *phys, u64 *len)
 	return 0;
 }
 
+/* Segments of whole memory blocks, that may become System RAM. */
+bool mp_seg_whole_blocks(const struct mp_geometry *g)
+{
+	return g && g->block_size && g->seg_size >= g->block_size;
+}
+
+/*
+ * The memory blocks of segment @seg: the block it starts in and how many
+ * it is (0 for a segment smaller than one block).
+ */
 int mp_seg_blocks(const struct mp_geometry *g, u32 seg, u32 *first,
 		  u32 *count)
 {

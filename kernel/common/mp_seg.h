@@ -22,6 +22,9 @@ struct mp_range {
 	enum mp_range_kind kind;
 };
 
+/* The smallest segment: a 64 KiB page at most, part of a memory block. */
+#define MP_SEG_MIN_SIZE		0x10000ULL
+
 struct mp_geometry {
 	u64 base;		/* physical base of the device DRAM */
 	u64 size;		/* bytes of device DRAM used by the pool */
@@ -37,6 +40,7 @@ int mp_geometry_init(struct mp_geometry *g, u64 base, u64 size,
 int mp_seg_range(const struct mp_geometry *g, u32 seg, u64 *phys, u64 *len);
 int mp_seg_blocks(const struct mp_geometry *g, u32 seg, u32 *first,
 		  u32 *count);
+bool mp_seg_whole_blocks(const struct mp_geometry *g);
 int mp_seg_of_phys(const struct mp_geometry *g, u64 phys, u32 *seg);
 
 #endif /* _CMM_MP_COMMON_SEG_H */

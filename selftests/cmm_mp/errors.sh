@@ -8,7 +8,7 @@
 
 S=/sys/class/cmm_mp/mp0/segments
 BASE=$(printf '%#x' "$MP_POOL_BASE")
-tap_plan 30
+tap_plan 32
 
 # err_is CODE PATTERN CMD...: CMD exits CODE with exactly one stderr line
 # matching PATTERN
@@ -50,7 +50,9 @@ if insmod /lib/modules/cmm-mp/cmm_mp.ko 2>/dev/null; then
 else
 	bad_load "mem= missing (a build without the dax driver)" '' "no device DRAM"
 fi
-bad_load "seg_size not a block multiple" "mem=$MP_POOL_MEM seg_size=67108864" "multiples of the memory block"
+bad_load "seg_size not a block multiple" "mem=$MP_POOL_MEM seg_size=201326592" "multiples of the memory block"
+bad_load "seg_size a part of a block, not a power of two" "mem=$MP_POOL_MEM seg_size=100663296" "power-of-two part of one block"
+bad_load "seg_size a part of a block below 64 KiB" "mem=$MP_POOL_MEM seg_size=32768" "of at least 65536 bytes"
 
 check "cmm_mp loads with a good range" load_cmm_mp
 STATE0=$(cat $S/*/state | tr '\n' ' ')

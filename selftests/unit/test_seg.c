@@ -8,7 +8,8 @@
 
 #include "mp_seg.h"
 
-#define MiB (1024ULL * 1024)
+#define KiB 1024ULL
+#define MiB (1024ULL * KiB)
 #define GiB (1024ULL * MiB)
 
 static void test_parse_size(void **state)
@@ -81,6 +82,23 @@ static void test_geometry(void **state)
 	assert_int_equal(first, 8 + 6);
 	assert_int_equal(count, 2);
 
+	/* 2,048 segments of 128 KiB in two blocks: devices only, no blocks */
+	assert_int_equal(mp_geometry_init(&g, 0x70000000, 256 * MiB, 128 * KiB,
+					  128 * MiB), 0);
+	assert_int_equal(g.nr_segs, 2048);
+	assert_false(mp_seg_whole_blocks(&g));
+	assert_int_equal(mp_seg_range(&g, 2047, &phys, &len), 0);
+	assert_true(phys == 0x70000000ULL + 256 * MiB - 128 * KiB &&
+		    len == 128 * KiB);
+	assert_int_equal(mp_seg_blocks(&g, 1024, &first, &count), 0);
+	assert_int_equal(first, 0x70000000 / (128 * MiB) + 1);
+	assert_int_equal(count, 0);
+	assert_int_equal(mp_seg_of_phys(&g, 0x70000000ULL + 3 * 128 * KiB + 1,
+					&seg), 0);
+	assert_int_equal(seg, 3);
+	assert_int_equal(mp_geometry_init(&g, 0, GiB, 128 * MiB, 128 * MiB), 0);
+	assert_true(mp_seg_whole_blocks(&g));
+
 	/* more blocks in a segment than a u32 counts: refused, not truncated */
 	assert_int_equal(mp_geometry_init(&g, 0, 1ULL << 33, 1ULL << 33, 1), 0);
 	assert_int_equal(mp_seg_blocks(&g, 0, &first, &count), -ERANGE);
@@ -90,8 +108,12 @@ static void test_geometry_rejects(void **state)
 {
 	struct mp_geometry g;
 
-	/* segment not a multiple of the block */
-	assert_int_equal(mp_geometry_init(&g, 0, GiB, 64 * MiB, 128 * MiB), -EINVAL);
+	/* segment not a multiple of the block, nor a power-of-two part */
+	assert_int_equal(mp_geometry_init(&g, 0, GiB, 192 * MiB, 128 * MiB), -EINVAL);
+	assert_int_equal(mp_geometry_init(&g, 0, GiB, 96 * MiB, 128 * MiB), -EINVAL);
+	/* a part of a block below the smallest segment */
+	assert_int_equal(mp_geometry_init(&g, 0, GiB, 32 * KiB, 128 * MiB), -EINVAL);
+	assert_int_equal(mp_geometry_init(&g, 0, GiB, MP_SEG_MIN_SIZE, 128 * MiB), 0);
 	/* base not block aligned */
 	assert_int_equal(mp_geometry_init(&g, 0x70100000, 256 * MiB, 128 * MiB,
 					  128 * MiB), -EINVAL);
