@@ -6,6 +6,7 @@
 #define _CMM_MP_H
 
 #include <linux/kobject.h>
+#include <linux/list.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -41,6 +42,7 @@ struct notifier_block;
  *	mp_dev.mem_lock; never together with @owner
  * @nr_sharers: entries of @sharer
  * @zeroing: being wiped: nobody may access it, a claim waits
+ * @zero_link: in mp_dev.zero_list until its wipe starts, under mem_lock
  * @dirty: may hold what a former holder (or anyone, in an open segment)
  *	wrote: wiped before it is handed to anyone
  * @res: claim of the range while online
@@ -60,6 +62,7 @@ struct mp_seg {
 	u64 sharer[MP_OWN_MAX_SHARERS];
 	u32 nr_sharers;
 	bool zeroing;
+	struct list_head zero_link;
 	bool dirty;
 	struct resource *res;
 	int mgid;
@@ -83,6 +86,7 @@ struct mp_seg {
  * @va: the DRAM mapped write-back, for serving remote requests (backend.c)
  * @mem_lock: makes each remote access atomic; segments enter
  *	CMM_MP_SEG_BUSY under it
+ * @zero_list: segments waiting for their wipe (own.c), under @mem_lock
  * @members: chip id of each device id of the current pool (@id is ours),
  *	to name holders by device id; under @mem_lock
  * @nr_members: entries of @members
@@ -110,6 +114,7 @@ struct mp_dev {
 	struct mutex lock;	/* serializes segment state changes */
 	void *va;
 	spinlock_t mem_lock;	/* one remote access at a time */
+	struct list_head zero_list;
 	u64 members[MP_PAMT_MAX_DEVS];
 	u32 nr_members;
 	struct mp_seg *segs;

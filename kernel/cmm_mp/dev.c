@@ -107,6 +107,7 @@ static void mp_segs_init(struct mp_dev *d)
 		/* what the range held before we were loaded: not ours to show */
 		s->dirty = true;
 		s->mgid = -1;
+		INIT_LIST_HEAD(&s->zero_link);
 		snprintf(s->res_name, sizeof(s->res_name), "cmm_mp %s seg%u",
 			 d->name, i);
 	}
@@ -175,6 +176,7 @@ struct mp_dev *mp_dev_create_range(const struct mp_range *r,
 	mutex_init(&d->lock);
 	xa_init(&d->remote);
 	spin_lock_init(&d->mem_lock);
+	INIT_LIST_HEAD(&d->zero_list);
 	strscpy(d->name, "mp0", sizeof(d->name));
 	d->chip_id = chip_id ? chip_id : get_random_u64();
 	d->chip_id_param = chip_id != 0;

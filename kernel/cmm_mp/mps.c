@@ -45,7 +45,8 @@
 #include "remote.h"
 #include "mps.h"
 
-#define MPS_MINORS	256
+/* one /dev/mps per segment, of thousands per device: every minor */
+#define MPS_MINORS	(MINORMASK + 1)
 /* bytes of a read/write pinned at once */
 #define MPS_CHUNK	SZ_1M
 

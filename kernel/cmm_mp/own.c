@@ -53,16 +53,21 @@ static void mp_own_zero_fn(struct work_struct *work)
 {
 	int idx = mp_dev_srcu_lock();
 	struct mp_dev *d = mp_dev_get_default();
-	u32 i;
+	struct mp_seg *s;
 
 	if (!d || !d->va)
 		goto out;
-	for (i = 0; i < d->geo.nr_segs; i++) {
-		struct mp_seg *s = &d->segs[i];
-
-		if (!READ_ONCE(s->zeroing))
-			continue;
-		mp_dev_zero(d, (u64)i * d->geo.seg_size, s->size);
+	/* the queued segments only: a wipe costs the same with 8 or 8,192 */
+	for (;;) {
+		spin_lock_bh(&d->mem_lock);
+		s = list_first_entry_or_null(&d->zero_list, struct mp_seg,
+					     zero_link);
+		if (s)
+			list_del_init(&s->zero_link);
+		spin_unlock_bh(&d->mem_lock);
+		if (!s)
+			break;
+		mp_dev_zero(d, (u64)s->id * d->geo.seg_size, s->size);
 		spin_lock_bh(&d->mem_lock);
 		s->zeroing = false;
 		/* a holder that waited for the wipe writes from now on */
@@ -94,6 +99,7 @@ static bool mp_own_zero(struct mp_dev *d, struct mp_seg *s)
 	if (!s->dirty || s->zeroing || !d->va)
 		return false;
 	s->zeroing = true;
+	list_add_tail(&s->zero_link, &d->zero_list);
 	return true;
 }
 
