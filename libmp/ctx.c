@@ -150,6 +150,30 @@ MP_EXPORT int cmmmp_refresh(struct mp_ctx *ctx)
 	mp_device_sweep(ctx);
 	mp_segment_sweep(ctx);
 	ctx->loaded = true;
+	ctx->devs_loaded = true;
+	return 0;
+}
+
+/*
+ * Read the devices alone (lookups of a device, cmmmp_segment_dump()): a
+ * pool's devices are few, its segments may be tens of thousands.
+ */
+int mp_load_devices(struct mp_ctx *ctx)
+{
+	size_t i;
+	int rc;
+
+	if (ctx->devs_loaded)
+		return 0;
+	mp_clear_error(ctx);
+	for (i = 0; i < ctx->devs.nr; i++)
+		((struct mp_device *)ctx->devs.v[i])->seen = false;
+	rc = mp_nl_request(ctx, CMM_MP_CMD_DEV_GET, true, NULL, NULL,
+			   mp_device_update, NULL);
+	if (rc)
+		return rc;
+	mp_device_sweep(ctx);
+	ctx->devs_loaded = true;
 	return 0;
 }
 

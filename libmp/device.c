@@ -156,7 +156,7 @@ static struct mp_device *mp_device_from(struct mp_ctx *ctx, size_t pos)
 
 MP_EXPORT struct mp_device *cmmmp_device_get_first(struct mp_ctx *ctx)
 {
-	if (!ctx || mp_load(ctx))
+	if (!ctx || mp_load_devices(ctx))
 		return NULL;
 	return mp_device_from(ctx, 0);
 }
@@ -179,7 +179,7 @@ MP_EXPORT struct mp_device *cmmmp_device_get_by_id(struct mp_ctx *ctx,
 	struct mp_device *dev;
 	ssize_t pos;
 
-	if (!ctx || mp_load(ctx))
+	if (!ctx || mp_load_devices(ctx))
 		return NULL;
 	pos = mp_objvec_find(&ctx->devs, id, mp_device_id_of);
 	if (pos < 0)

@@ -116,6 +116,7 @@ struct mp_peer {
 struct mp_ctx {
 	int refcount;
 	bool loaded;		/* one refresh has succeeded */
+	bool devs_loaded;	/* one device dump has succeeded */
 	struct nl_sock *sk;	/* request socket, opened on first use */
 	int family;		/* genetlink family id of "cmm_mp" */
 	struct mp_objvec devs;	/* struct mp_device *, sorted by id */
@@ -133,6 +134,7 @@ int mp_set_error(struct mp_ctx *ctx, int err, const char *fmt, ...);
 void mp_clear_error(struct mp_ctx *ctx);
 void mp_set_error_origin(struct mp_ctx *ctx, enum mp_err_origin origin);
 int mp_load(struct mp_ctx *ctx);
+int mp_load_devices(struct mp_ctx *ctx);
 ssize_t mp_objvec_find(struct mp_objvec *ov, uint32_t id,
 		       uint32_t (*id_of)(const void *));
 int mp_objvec_insert(struct mp_objvec *ov, size_t pos, void *obj);

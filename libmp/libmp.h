@@ -913,6 +913,33 @@ const char *cmmmp_seg_state_name(enum mp_seg_state state);
  */
 const char *cmmmp_seg_mode_name(enum mp_seg_mode mode);
 
+/**
+ * typedef cmmmp_segment_fn - called by cmmmp_segment_dump() for a segment
+ * @seg: the segment as the kernel reported it; valid during the call only
+ *	(its getters work, the operations that change it do not)
+ * @arg: as given to cmmmp_segment_dump()
+ *
+ * Return: 0 to go on, a negative errno to stop the dump with it.
+ */
+typedef int (*cmmmp_segment_fn)(struct mp_segment *seg, void *arg);
+
+/**
+ * cmmmp_segment_dump() - every segment of the pool, as the kernel sends it
+ * @ctx: context
+ * @fn: called once per segment, in id order, while the answer arrives
+ * @arg: passed to @fn
+ *
+ * For pools of thousands of segments: nothing is kept in @ctx, so memory
+ * does not grow with the pool, and the caller can print each segment as
+ * it comes. The devices are read first (cmmmp_segment_get_device() works
+ * in @fn). Unlike the iterators, a dump that fails part way has already
+ * called @fn for the segments before the failure.
+ *
+ * Return: 0; the error of @fn; -ENODEV (module not loaded), -EPROTO, or
+ * another negative errno (see cmmmp_get_last_error()).
+ */
+int cmmmp_segment_dump(struct mp_ctx *ctx, cmmmp_segment_fn fn, void *arg);
+
 #define cmmmp_segment_foreach(ctx, seg) \
 	for (seg = cmmmp_segment_get_first(ctx); seg; \
 	     seg = cmmmp_segment_get_next(seg))

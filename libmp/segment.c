@@ -156,6 +156,47 @@ int mp_segment_update(struct mp_ctx *ctx, struct nlattr **tb, void *arg)
 	return 0;
 }
 
+/* cmmmp_segment_dump(): the caller's function, and where the dump is */
+struct mp_seg_stream {
+	cmmmp_segment_fn fn;
+	void *arg;
+	bool started;
+	uint32_t last;		/* id of the last segment handed to @fn */
+};
+
+/* mp_nl_parse_fn of a dump: one segment, handed on and forgotten */
+static int mp_segment_stream(struct mp_ctx *ctx, struct nlattr **tb,
+			     void *arg)
+{
+	struct mp_seg_stream *st = arg;
+	struct mp_segment seg = { .ctx = ctx, .present = true, .seen = true };
+
+	if (mp_seg_info_parse(tb, &seg.info))
+		return mp_set_error(ctx, -EPROTO, "malformed segment message");
+	/* a dump started again (mp_nl_request()) resends what we handed on */
+	if (st->started && seg.info.id <= st->last)
+		return 0;
+	st->started = true;
+	st->last = seg.info.id;
+	return st->fn(&seg, st->arg);
+}
+
+MP_EXPORT int cmmmp_segment_dump(struct mp_ctx *ctx, cmmmp_segment_fn fn,
+				 void *arg)
+{
+	struct mp_seg_stream st = { .fn = fn, .arg = arg };
+	int rc;
+
+	if (!ctx || !fn)
+		return -EINVAL;
+	rc = mp_load_devices(ctx);
+	if (rc)
+		return rc;
+	mp_clear_error(ctx);
+	return mp_nl_request(ctx, CMM_MP_CMD_SEG_GET, true, NULL, NULL,
+			     mp_segment_stream, &st);
+}
+
 void mp_segment_sweep(struct mp_ctx *ctx)
 {
 	size_t i;

@@ -513,3 +513,50 @@ int mpctl_print_json(struct json_object *obj, bool pretty)
 	json_object_put(obj);
 	return rc;
 }
+
+/**
+ * mpctl_print_json_elem() - print and release one element of an array
+ * @obj: the element (consumed)
+ * @first: it opens the array
+ *
+ * An array of thousands of elements goes out as it is made, byte for byte
+ * as mpctl_print_json() prints the whole (json-c's pretty layout: each
+ * element indented one level); mpctl_print_json_end() closes it. Strings
+ * hold no raw newline in JSON, so every newline is a line of the layout.
+ *
+ * Return: 0, -ENOMEM when json-c could not render it, -EIO when stdout
+ * fails (a closed pipe: the reader is gone, stop making more).
+ */
+int mpctl_print_json_elem(struct json_object *obj, bool first)
+{
+	int jflags = JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY;
+	const char *s = json_object_to_json_string_ext(obj, jflags);
+	int rc = 0;
+
+	if (!s) {
+		json_object_put(obj);
+		return -ENOMEM;
+	}
+	fputs(first ? "[\n  " : ",\n  ", stdout);
+	for (; *s; s++) {
+		putchar(*s);
+		if (*s == '\n')
+			fputs("  ", stdout);
+	}
+	if (ferror(stdout))
+		rc = -EIO;
+	json_object_put(obj);
+	return rc;
+}
+
+/**
+ * mpctl_print_json_end() - close what mpctl_print_json_elem() opened
+ * @empty: no element was printed
+ *
+ * Return: 0, or -EIO when stdout fails.
+ */
+int mpctl_print_json_end(bool empty)
+{
+	fputs(empty ? "[\n]\n" : "\n]\n", stdout);
+	return fflush(stdout) || ferror(stdout) ? -EIO : 0;
+}

@@ -97,6 +97,51 @@ static int add_devices(struct list_args *a, struct mp_ctx *ctx,
 	return 0;
 }
 
+/* list_stream(): what to print, and how far it got */
+struct list_stream {
+	struct list_args *a;
+	struct mp_device *only;
+	size_t nr;
+};
+
+static int list_stream_one(struct mp_segment *seg, void *arg)
+{
+	struct list_stream *st = arg;
+	struct json_object *o;
+
+	if (!seg_wanted(st->a, st->only, seg))
+		return 0;
+	o = mpctl_seg_json(seg, st->a->flags);
+	if (!o)
+		return -ENOMEM;
+	return mpctl_print_json_elem(o, !st->nr++);
+}
+
+/*
+ * Every segment (of one device with -d), printed as the kernel's dump
+ * arrives: a pool of tens of thousands of segments is never held whole,
+ * and the first ones are out before the last are read. A failure part way
+ * leaves the array open, so that no reader takes a cut list for a whole.
+ */
+static int list_stream(struct list_args *a, struct mp_ctx *ctx,
+		       struct mp_device *only)
+{
+	struct list_stream st = { .a = a, .only = only };
+	int rc = cmmmp_segment_dump(ctx, list_stream_one, &st);
+
+	if (rc == -EIO)
+		return mpctl_fail("list", NULL, "writing the list: %s",
+				  strerror(EIO));
+	if (rc == -ENOMEM)
+		return mpctl_fail("list", NULL, "%s", strerror(ENOMEM));
+	if (rc)
+		return mpctl_load_failed("list", ctx, rc);
+	if (mpctl_print_json_end(!st.nr))
+		return mpctl_fail("list", NULL, "writing the list: %s",
+				  strerror(EIO));
+	return MPCTL_EXIT_OK;
+}
+
 /* Every segment -s names must exist: a typo is an error, not "[]". */
 static int check_segments(struct list_args *a, struct mp_ctx *ctx)
 {
@@ -153,6 +198,7 @@ int cmd_list(struct mp_ctx *ctx, int argc, char **argv)
 	struct mp_device *only = NULL;
 	struct json_object *arr = NULL;
 	char what[64];
+	bool stream;
 	int n, rc;
 
 	n = util_parse_options(&list_cmd, opts, argc, argv, &rc);
@@ -166,17 +212,30 @@ int cmd_list(struct mp_ctx *ctx, int argc, char **argv)
 	if (!a.devices)
 		a.segments = true;
 
-	rc = mpctl_load("list", ctx);
-	if (rc)
-		goto out;
+	/* the whole pool's segments are streamed, not loaded */
+	stream = !a.devices && a.segs.all;
+	if (!stream) {
+		rc = mpctl_load("list", ctx);
+		if (rc)
+			goto out;
+	}
 	if (a.dev) {
 		only = find_device(ctx, a.dev);
 		if (!only) {
+			rc = cmmmp_get_last_error(ctx);
+			if (rc && rc != -ENOENT) {
+				rc = mpctl_load_failed("list", ctx, rc);
+				goto out;
+			}
 			snprintf(what, sizeof(what), "device %s", a.dev);
 			rc = mpctl_fail_code(MPCTL_EXIT_NOENT, "list", what,
 					     "no such device: %s", strerror(ENODEV));
 			goto out;
 		}
+	}
+	if (stream) {
+		rc = list_stream(&a, ctx, only);
+		goto out;
 	}
 	rc = check_segments(&a, ctx);
 	if (rc)

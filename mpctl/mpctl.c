@@ -221,8 +221,19 @@ const char *mpctl_sysfs_root(void)
  */
 int mpctl_load(const char *cmd, struct mp_ctx *ctx)
 {
-	int rc = cmmmp_refresh(ctx);
+	return mpctl_load_failed(cmd, ctx, cmmmp_refresh(ctx));
+}
 
+/**
+ * mpctl_load_failed() - report a failure to read the pool, as mpctl_load()
+ * @cmd: the command
+ * @ctx: context, with the error
+ * @rc: 0 or the negative errno of the read
+ *
+ * Return: MPCTL_EXIT_OK for 0, else MPCTL_EXIT_FAIL (reported).
+ */
+int mpctl_load_failed(const char *cmd, struct mp_ctx *ctx, int rc)
+{
 	if (!rc)
 		return MPCTL_EXIT_OK;
 	if (rc == -EPERM || rc == -EACCES)

@@ -60,6 +60,7 @@ int mpctl_exit_of_errno(int err, bool kernel);
 int mpctl_fail_ctx(const char *cmd, const char *what, struct mp_ctx *ctx,
 		   int err, const char *reason);
 int mpctl_load(const char *cmd, struct mp_ctx *ctx);
+int mpctl_load_failed(const char *cmd, struct mp_ctx *ctx, int rc);
 const char *mpctl_sysfs_root(void);
 
 /* key.c: the ids of the keys mp_eth holds ("none", "7 8*"); "" if unknown */
@@ -72,6 +73,8 @@ struct json_object *mpctl_json_addr(uint64_t v, unsigned int flags);
 const char *mpctl_seg_zone(struct mp_segment *seg);
 struct json_object *mpctl_dev_json(struct mp_device *dev, unsigned int flags);
 int mpctl_print_json(struct json_object *obj, bool pretty);
+int mpctl_print_json_elem(struct json_object *obj, bool first);
+int mpctl_print_json_end(bool empty);
 
 /* the commands */
 int cmd_list(struct mp_ctx *ctx, int argc, char **argv);

@@ -482,6 +482,50 @@ static void test_dump_error(void **state)
 	assert_non_null(cmmmp_segment_get_by_id(f->ctx, 3));
 }
 
+/* cmmmp_segment_dump(): each segment handed on in order, none kept */
+struct dump_seen {
+	uint32_t n;
+	uint32_t stop_at;
+	bool device_ok;
+};
+
+static int dump_one(struct mp_segment *seg, void *arg)
+{
+	struct dump_seen *d = arg;
+
+	if (cmmmp_segment_get_id(seg) != d->n ||
+	    cmmmp_segment_get_size(seg) != 128ULL << 20)
+		return -EBADMSG;
+	d->device_ok &= cmmmp_segment_get_device(seg) &&
+			cmmmp_segment_get_device_id(seg) == 0;
+	if (++d->n == d->stop_at)
+		return -ECANCELED;
+	return 0;
+}
+
+static void test_segment_dump(void **state)
+{
+	struct fixture *f = *state;
+	struct dump_seen d = { .device_ok = true };
+
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_one, &d), 0);
+	assert_int_equal(d.n, 4);
+	assert_true(d.device_ok);
+	/* the function stops it with its own error; the socket stays usable */
+	d = (struct dump_seen){ .stop_at = 2, .device_ok = true };
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_one, &d), -ECANCELED);
+	assert_int_equal(d.n, 2);
+	/* a dump that breaks in the kernel says so, after what came before */
+	setenv("FAKE_CMM_MP_FAIL", "seg_dump:*:5:dump broke", 1);
+	d = (struct dump_seen){ .device_ok = true };
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_one, &d), -EIO);
+	assert_string_equal(cmmmp_get_last_error_msg(f->ctx), "dump broke");
+	unsetenv("FAKE_CMM_MP_FAIL");
+	assert_int_equal(cmmmp_segment_dump(NULL, dump_one, &d), -EINVAL);
+	assert_int_equal(cmmmp_segment_dump(f->ctx, NULL, &d), -EINVAL);
+	assert_non_null(cmmmp_segment_get_by_id(f->ctx, 3));
+}
+
 static void test_refresh_keeps_objects(void **state)
 {
 	struct fixture *f = *state;
@@ -884,6 +928,7 @@ int main(void)
 		T(test_bad_block_rollback_fails),
 		T(test_kernel_errors),
 		T(test_dump_error),
+		T(test_segment_dump),
 		T(test_refresh_keeps_objects),
 		T(test_monitor),
 		T(test_monitor_first),
