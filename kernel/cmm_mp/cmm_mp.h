@@ -146,6 +146,7 @@ struct mp_seg_ops;
  * @idx: its index there
  * @shared: sharing mode
  * @memmap_on_memory: System RAM: take the memmap from the segment itself
+ * @mirror: dax, blk: the segment that keeps the second copy, or NULL
  */
 struct mp_seg_target {
 	struct mp_dev *d;
@@ -156,6 +157,7 @@ struct mp_seg_target {
 	u32 idx;
 	bool shared;
 	bool memmap_on_memory;
+	const struct mp_seg_target *mirror;
 };
 
 /**
@@ -189,11 +191,18 @@ struct mp_seg_ops {
  * @mode: enum cmm_mp_seg_mode
  * @shared: mapped here in sharing mode, or else held by sharers
  * @devnode: "/dev/mps5", "" for none
+ * @mirror: the segment of the other copy of a mirrored mapping, else
+ *	CMM_MP_NONE
+ * @redundancy: enum cmm_mp_seg_redundancy of a mirrored mapping, else 0
+ * @rebuilt: bytes of its lost copy rebuilt so far
  */
 struct mp_seg_use {
 	u32 mode;
 	bool shared;
 	char devnode[32];
+	u32 mirror;
+	u32 redundancy;
+	u64 rebuilt;
 };
 
 /* main.c: segments open to every member while unheld (a test area) */
@@ -260,12 +269,25 @@ int mp_remote_devnode(struct mp_remote *r, char *buf, size_t len);
 int mp_remote_init(void);
 void mp_remote_exit(void);
 
+/* events.c: who hears of segment changes */
+enum mp_seg_event {
+	MP_SEG_EV_LOCAL,	/* a segment of the local device: struct mp_seg */
+	MP_SEG_EV_MAPPING,	/* a mapping's copies: struct mp_remote */
+};
+
+int mp_seg_notifier_register(struct notifier_block *nb);
+void mp_seg_notifier_unregister(struct notifier_block *nb);
+void mp_seg_notify(unsigned long event, void *data);
+
+/* hold.c: asking a backing device for a segment */
+int mp_hold_ask(struct mp_dev *d, u32 devid, u32 cmd, u32 idx, u32 *owner,
+		u32 *sharers, struct netlink_ext_ack *extack);
+int mp_hold_give_back(struct mp_dev *d, u32 devid, u32 idx, bool shared);
+
 /* seg.c: the segment core */
 extern const struct mp_seg_ops mp_seg_ram_ops;
 extern const struct mp_seg_ops mp_seg_dax_ops;
 extern const struct mp_seg_ops mp_seg_blk_ops;
-int mp_seg_notifier_register(struct notifier_block *nb);
-void mp_seg_notifier_unregister(struct notifier_block *nb);
 int mp_seg_find(struct mp_dev *d, u32 id, struct mp_seg **local);
 int mp_seg_where(struct mp_dev *d, u32 id, u32 *devid, u32 *idx);
 u32 mp_seg_state(struct mp_seg *s, u32 *owner, u32 *sharers);
@@ -274,9 +296,22 @@ u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
 			u32 *devid, u64 *nha);
 bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
 		  struct mp_seg_use *u);
-int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags,
+int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags, u32 mirror,
 		  struct netlink_ext_ack *extack);
 int mp_seg_offline(struct mp_dev *d, u32 id, struct netlink_ext_ack *extack);
+
+/* seg.c, for seg_repair.c */
+struct mp_remote_leg;
+void mp_seg_changed(struct mp_seg *s);
+int mp_seg_place(struct mp_dev *d, struct mp_seg_target *t,
+		 struct netlink_ext_ack *extack);
+int mp_seg_replace(struct mp_dev *d, struct mp_seg_target *t, u32 devid,
+		   u32 idx, struct netlink_ext_ack *extack);
+int mp_seg_leg_devid(struct mp_dev *d, const struct mp_remote_leg *leg);
+
+/* seg_repair.c */
+int mp_seg_repair(struct mp_dev *d, u32 id, u32 to,
+		  struct netlink_ext_ack *extack);
 
 /* mps.c */
 int mp_mps_init(void);

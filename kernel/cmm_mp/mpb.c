@@ -316,7 +316,7 @@ static int mpb_add(struct mp_remote *r)
 		goto err_disk;
 	r->mpb = b;
 	dev_info(disk_to_dev(disk), "segment %u, %llu MiB at device %u offset %#llx\n",
-		 r->seg, r->size >> 20, r->devid, r->dev_off);
+		 r->seg, r->size >> 20, r->leg[0].devid, r->leg[0].dev_off);
 	return 0;
 
 err_disk:

@@ -236,7 +236,7 @@ static ssize_t backing_device_show(struct device *dev,
 {
 	struct mps_dev *m = container_of(dev, struct mps_dev, dev);
 
-	return sysfs_emit(buf, "%u\n", m->r->devid);
+	return sysfs_emit(buf, "%u\n", READ_ONCE(m->r->leg[0].devid));
 }
 static DEVICE_ATTR_RO(backing_device);
 
@@ -320,7 +320,7 @@ static int mps_add(struct mp_remote *r)
 		goto err_put;
 	r->mps = m;
 	dev_info(&m->dev, "segment %u: %llu MiB of device %u at offset %#llx%s\n",
-		 r->seg, r->size >> 20, r->devid, r->dev_off,
+		 r->seg, r->size >> 20, r->leg[0].devid, r->leg[0].dev_off,
 		 r->shared ? ", shared" : "");
 	return 0;
 

@@ -281,6 +281,7 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	struct nlattr *mode = info->attrs[CMM_MP_A_SEG_MODE];
 	struct nlattr *shared = info->attrs[CMM_MP_A_SEG_SHARED];
 	struct nlattr *memmap = info->attrs[CMM_MP_A_SEG_MEMMAP_ON_MEMORY];
+	struct nlattr *mirror = info->attrs[CMM_MP_A_SEG_MIRROR];
 	struct mp_dev *d = mp_dev_get_default();
 	u32 id, flags = 0;
 	u8 cmd;
@@ -302,9 +303,9 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
 		return -EINVAL;
 	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
-	if (!online && memmap) {
-		NL_SET_ERR_MSG_ATTR(info->extack, memmap,
-				    "memmap_on_memory is an online option");
+	if (!online && (memmap || mirror)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, memmap ?: mirror,
+				    "memmap_on_memory and mirror are online options");
 		return -EINVAL;
 	}
 	if (shared && nla_get_u32(shared))
@@ -315,7 +316,9 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 		cmd = CMM_MP_CMD_SEG_ONLINE;
 		ret = mp_seg_online(d, id,
 				    mode ? nla_get_u32(mode) : MP_SEG_MODE_AUTO,
-				    flags, info->extack);
+				    flags,
+				    mirror ? nla_get_u32(mirror) : CMM_MP_NONE,
+				    info->extack);
 	} else {
 		cmd = CMM_MP_CMD_SEG_OFFLINE;
 		ret = mp_seg_offline(d, id, info->extack);
@@ -325,6 +328,35 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 	if (ret)
 		return ret;
 	return mp_nl_reply_id(info, d, id, cmd);
+}
+
+/*
+ * Rebuild the lost copy of a mirrored segment, in place or on a
+ * replacement; the reply is the segment as it is once the rebuild started.
+ */
+static int mp_nl_seg_repair_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *to = info->attrs[CMM_MP_A_SEG_MIRROR];
+	struct mp_dev *d = mp_dev_get_default();
+	u32 id;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "repairing a segment needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	if (!d) {
+		NL_SET_ERR_MSG(info->extack, "no pool device");
+		return -ENOENT;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
+		return -EINVAL;
+	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	ret = mp_seg_repair(d, id, to ? nla_get_u32(to) : CMM_MP_NONE,
+			    info->extack);
+	if (ret)
+		return ret;
+	return mp_nl_reply_id(info, d, id, CMM_MP_CMD_SEG_REPAIR);
 }
 
 static int mp_nl_seg_online_doit(struct sk_buff *skb, struct genl_info *info)
@@ -356,22 +388,26 @@ static int mp_nl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 /*
  * Tell listeners of the events group that a segment of the local device
- * changed (seg.c's notifier). Events are best effort, like every netlink
- * multicast: a listener that falls behind sees ENOBUFS and re-reads the
- * state with a dump.
+ * changed, or the copies of a segment mapped here (events.c). Events are
+ * best effort, like every netlink multicast: a listener that falls behind
+ * sees ENOBUFS and re-reads the state with a dump.
  */
 static int mp_nl_seg_event(struct notifier_block *nb, unsigned long action,
 			   void *data)
 {
-	struct mp_seg *s = data;
 	struct sk_buff *msg;
+	int ret;
 
 	if (!genl_has_listeners(&mp_nl_family, &init_net, MP_NL_MCGRP_EVENTS))
 		return NOTIFY_DONE;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return NOTIFY_DONE;
-	if (mp_nl_fill_seg(msg, s, CMM_MP_CMD_SEG_EVENT, 0, 0, 0)) {
+	if (action == MP_SEG_EV_MAPPING)
+		ret = mp_nl_fill_mapping(msg, data, CMM_MP_CMD_SEG_EVENT);
+	else
+		ret = mp_nl_fill_seg(msg, data, CMM_MP_CMD_SEG_EVENT, 0, 0, 0);
+	if (ret) {
 		nlmsg_free(msg);
 		return NOTIFY_DONE;
 	}
@@ -448,6 +484,11 @@ static const struct genl_small_ops mp_nl_ops[] = {
 	{
 		.cmd = CMM_MP_CMD_KEY_SET,
 		.doit = mp_nl_key_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = CMM_MP_CMD_SEG_REPAIR,
+		.doit = mp_nl_seg_repair_doit,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

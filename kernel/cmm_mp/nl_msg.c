@@ -13,6 +13,7 @@
 
 #include "cmm_mp.h"
 #include "netlink.h"
+#include "remote.h"
 
 static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_PAD]		= { .type = NLA_REJECT },
@@ -47,6 +48,9 @@ static const struct nla_policy mp_nl_policy[CMM_MP_A_MAX + 1] = {
 	[CMM_MP_A_KEY_ID]	= { .type = NLA_U32 },
 	[CMM_MP_A_KEY]		= NLA_POLICY_EXACT_LEN(CMM_MP_KEY_LEN),
 	[CMM_MP_A_SEG_MEMMAP_ON_MEMORY] = NLA_POLICY_MAX(NLA_U32, 1),
+	[CMM_MP_A_SEG_MIRROR]	= { .type = NLA_U32 },
+	[CMM_MP_A_SEG_REDUNDANCY] = { .type = NLA_REJECT },
+	[CMM_MP_A_SEG_REBUILT]	= { .type = NLA_REJECT },
 };
 
 /* Commands, handlers and the events group are added by mp_nl_init(). */
@@ -187,6 +191,49 @@ static int mp_nl_put_map(struct sk_buff *skb, struct mp_dev *d, u32 id,
 	    (u.devnode[0] && nla_put_string(skb, CMM_MP_A_SEG_DEVNODE,
 					    u.devnode)))
 		return -EMSGSIZE;
+	if (u.mirror == CMM_MP_NONE)
+		return 0;
+	if (nla_put_u32(skb, CMM_MP_A_SEG_MIRROR, u.mirror) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_REDUNDANCY, u.redundancy) ||
+	    (u.redundancy == CMM_MP_SEG_REBUILDING &&
+	     nla_put_u64_64bit(skb, CMM_MP_A_SEG_REBUILT, u.rebuilt,
+			       CMM_MP_A_PAD)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * mp_nl_fill_mapping() - a segment mapped here whose copies changed
+ * @skb: the message
+ * @r: the mapping (alive for the call; no lock held)
+ * @cmd: CMM_MP_CMD_SEG_EVENT
+ *
+ * Told from the mapping alone (the pool device's lock is not taken:
+ * the change may come from the I/O path): the segment is held by this
+ * host and mapped, with its copies' redundancy.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int mp_nl_fill_mapping(struct sk_buff *skb, struct mp_remote *r, u8 cmd)
+{
+	struct mp_dev *d = r->d;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, 0, 0, &mp_nl_family, 0, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, CMM_MP_A_SEG_ID, r->seg) ||
+	    nla_put_u32(skb, CMM_MP_A_DEV_ID, READ_ONCE(r->leg[0].devid)) ||
+	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, r->size, CMM_MP_A_PAD) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, r->shared ?
+			CMM_MP_SEG_SHARED : CMM_MP_SEG_OWNED) ||
+	    mp_nl_put_map(skb, d, r->seg, 0) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, r->shared ? CMM_MP_NONE :
+			READ_ONCE(d->id))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
 	return 0;
 }
 

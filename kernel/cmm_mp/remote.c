@@ -103,12 +103,9 @@ static int mp_remote_err(int ret)
 int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 		 bool write)
 {
-	struct mp_dev *d = r->d;
-	bool local = r->devid == READ_ONCE(d->id);
 	size_t len = iov_iter_count(iter);
-	size_t done, n, step = local ? PAGE_SIZE : MP_REMOTE_CHUNK;
+	size_t done, n;
 	struct iov_iter it;
-	u64 off;
 	int ret = 0;
 
 	if (pos > r->size || len > r->size - pos)
@@ -118,20 +115,13 @@ int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 	for (done = 0; done < len && !ret; done += n) {
 		if (READ_ONCE(r->stale))
 			return -EIO;
-		n = min(len - done, step);
-		off = r->dev_off + pos + done;
+		n = min_t(size_t, len - done, MP_REMOTE_CHUNK);
 		it = *iter;
 		iov_iter_truncate(&it, n);
-		if (local && write)
-			ret = mp_local_write_iter(READ_ONCE(d->chip_id), off,
-						  &it);
-		else if (local)
-			ret = mp_local_read_iter(READ_ONCE(d->chip_id), off,
-						 &it);
-		else if (write)
-			ret = mp_backend_write(r->devid, off, &it);
+		if (r->nr_legs > 1)
+			ret = mp_mirror_io(r, pos + done, &it, write);
 		else
-			ret = mp_backend_read(r->devid, off, &it);
+			ret = mp_leg_io(r, &r->leg[0], pos + done, &it, write);
 		iov_iter_advance(iter, n);
 		cond_resched();
 	}
@@ -144,11 +134,26 @@ static u32 mp_remote_gen(struct mp_dev *d)
 	return mp_pool_runtime(d) ? d->pamt.generation : 0;
 }
 
+/* Where copy @leg of a mapping is: segment @t. d->lock held. */
+static void mp_remote_leg_init(struct mp_dev *d, struct mp_remote_leg *leg,
+			       const struct mp_seg_target *t, u64 size)
+{
+	leg->seg = t->id;
+	leg->devid = t->devid;
+	leg->idx = t->idx;
+	leg->dev_off = (u64)t->idx * size;
+	/* 0 (no chip has it) for our own device, whose chip id may change */
+	leg->chip_id = t->devid == d->id ? 0 : d->pamt.dev[t->devid].chip_id;
+}
+
 /**
  * mp_remote_map() - map a segment here, once its backing device gave it
- * @t: the segment, its backing device and mode (dax or blk); the pool
+ * @t: the segment, its backing device and mode (dax or blk), and the
+ *	segment of its second copy (@t->mirror), given to us too; the pool
  *	device's lock held
  * @extack: for the reason of a failure
+ *
+ * A mirrored mapping is found under both segment numbers.
  *
  * Return: 0, -EALREADY mapped already, -ENOMEM, or the device node's
  * error.
@@ -162,7 +167,8 @@ int mp_remote_map(const struct mp_seg_target *t,
 	int ret;
 
 	lockdep_assert_held(&d->lock);
-	if (mp_remote_find(d, t->id)) {
+	if (mp_remote_find(d, t->id) ||
+	    (t->mirror && mp_remote_find(d, t->mirror->id))) {
 		NL_SET_ERR_MSG(extack, "segment is mapped on this host already");
 		return -EALREADY;
 	}
@@ -171,28 +177,37 @@ int mp_remote_map(const struct mp_seg_target *t,
 		return -ENOMEM;
 	r->d = d;
 	r->seg = t->id;
-	r->devid = t->devid;
-	r->idx = t->idx;
 	r->size = size;
-	r->dev_off = (u64)t->idx * size;
 	r->gen = mp_remote_gen(d);
-	/* 0 (no chip has it) for our own device, whose chip id may change */
-	r->chip_id = t->devid == d->id ? 0 : d->pamt.dev[t->devid].chip_id;
+	r->pooled = mp_pool_runtime(d);
 	r->ops = t->ops;
 	r->shared = t->shared;
 	spin_lock_init(&r->lock);
+	mp_mirror_init(r);
+	mp_remote_leg_init(d, &r->leg[0], t, size);
+	r->nr_legs = 1;
+	if (t->mirror)
+		mp_remote_leg_init(d, &r->leg[r->nr_legs++], t->mirror, size);
 	/* the device node can be opened as soon as it exists */
 	ret = xa_insert(&d->remote, r->seg, r, GFP_KERNEL);
 	if (ret)
 		goto err_free;
+	if (t->mirror) {
+		ret = xa_insert(&d->remote, t->mirror->id, r, GFP_KERNEL);
+		if (ret)
+			goto err_erase;
+	}
 	ret = r->ops->add(r);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "cannot create the segment's device node");
-		goto err_erase;
+		goto err_erase_mirror;
 	}
 	__module_get(THIS_MODULE);
 	return 0;
 
+err_erase_mirror:
+	if (t->mirror)
+		xa_erase(&d->remote, t->mirror->id);
 err_erase:
 	xa_erase(&d->remote, r->seg);
 err_free:
@@ -201,8 +216,40 @@ err_free:
 }
 
 /**
+ * mp_remote_replace_leg() - move the lost copy of a mirrored mapping
+ * @r: the mapping
+ * @leg: its copy in MP_LEG_FAILED (no access goes to it)
+ * @t: the segment that replaces it, given to us already; the pool
+ *	device's lock held
+ *
+ * The mapping is found under @t's number from now on, no longer under
+ * the lost copy's.
+ *
+ * Return: 0, or -ENOMEM / -EBUSY from the segment table.
+ */
+int mp_remote_replace_leg(struct mp_remote *r, struct mp_remote_leg *leg,
+			  const struct mp_seg_target *t)
+{
+	struct mp_dev *d = r->d;
+	u32 old = leg->seg;
+	int ret;
+
+	lockdep_assert_held(&d->lock);
+	if (READ_ONCE(leg->state) != MP_LEG_FAILED)
+		return -EBUSY;
+	ret = xa_insert(&d->remote, t->id, r, GFP_KERNEL);
+	if (ret)
+		return ret;
+	/* nothing reads a lost copy's fields: it stays lost until rebuilt */
+	mp_remote_leg_init(d, leg, t, r->size);
+	xa_erase(&d->remote, old);
+	return 0;
+}
+
+/**
  * mp_remote_unmap() - remove the mapping of a segment
- * @t: the segment (@t->id); the pool device's lock held
+ * @t: the segment (@t->id, either copy's of a mirrored one); the pool
+ *	device's lock held
  * @extack: for the reason of a failure
  *
  * Return: 0, -ENOENT not mapped, -EBUSY its device node is open (or
@@ -214,6 +261,7 @@ int mp_remote_unmap(const struct mp_seg_target *t,
 	struct mp_dev *d = t->d;
 	struct mp_remote *r = mp_remote_find(d, t->id);
 	int ret = 0;
+	u32 i;
 
 	lockdep_assert_held(&d->lock);
 	if (!r)
@@ -230,39 +278,111 @@ int mp_remote_unmap(const struct mp_seg_target *t,
 		NL_SET_ERR_MSG(extack, "device is open or mapped by a process: close it first");
 	if (ret)
 		return ret;
+	mp_mirror_stop(r);
 	r->ops->del(r);
-	xa_erase(&d->remote, r->seg);
+	for (i = 0; i < r->nr_legs; i++)
+		xa_erase(&d->remote, r->leg[i].seg);
 	kfree_rcu(r, rcu);
 	module_put(THIS_MODULE);
 	return 0;
 }
 
+/**
+ * mp_remote_leg_where() - the device id copy @leg has in the pool now
+ * @d: the pool device, d->lock held, in CMM_MP_POOL_RUNTIME
+ * @leg: the copy
+ * @size: the mapping's segment size
+ *
+ * Return: the device id, or -ENOENT when its device is lost or gone, or
+ * its segment number moved (a device that joined renumbered the pool).
+ */
+int mp_remote_leg_where(struct mp_dev *d, const struct mp_remote_leg *leg,
+			u64 size)
+{
+	const struct mp_pamt_entry *e;
+	int devid;
+
+	if (!leg->chip_id)
+		return d->first_seg + leg->idx == leg->seg &&
+		       d->geo.seg_size == size ? d->id : -ENOENT;
+	devid = mp_pamt_devid_of(&d->pamt, leg->chip_id);
+	if (devid < 0)
+		return -ENOENT;
+	e = &d->pamt.dev[devid];
+	if (d->pamt.seg_size != size || e->first_seg + leg->idx != leg->seg)
+		return -ENOENT;
+	return devid;
+}
+
+static void mp_remote_go_stale(struct mp_dev *d, struct mp_remote *r)
+{
+	if (r->stale)
+		return;
+	WRITE_ONCE(r->stale, true);
+	dev_info(d->device, "segment %u (%s): the pool changed; accesses fail until it is onlined again\n",
+		 r->seg, cmm_mp_seg_mode_name(r->ops->mode));
+}
+
+/*
+ * A new generation of the pool: each copy follows its device by chip id.
+ * A copy whose device is lost (or whose segment number moved) is lost: a
+ * mirrored mapping goes on with the other copy, degraded; a lost copy
+ * whose device is back is rebuilt. With no copy left, the mapping goes
+ * stale. d->lock held.
+ */
+static void mp_remote_follow(struct mp_dev *d, struct mp_remote *r)
+{
+	u32 i, found = 0;
+	int devid;
+
+	for (i = 0; i < r->nr_legs; i++) {
+		struct mp_remote_leg *leg = &r->leg[i];
+
+		devid = mp_remote_leg_where(d, leg, r->size);
+		if (devid < 0) {
+			if (r->nr_legs > 1)
+				mp_mirror_leg_lost(r, leg, -EHOSTUNREACH);
+			continue;
+		}
+		found++;
+		WRITE_ONCE(leg->devid, devid);
+		if (r->nr_legs > 1 && READ_ONCE(leg->state) == MP_LEG_FAILED)
+			mp_mirror_repair(r, leg);
+	}
+	if (!found)
+		mp_remote_go_stale(d, r);
+	r->gen = d->pamt.generation;
+}
+
 /*
  * The pool map changed (pool.c, d->lock held, d->pamt and d->pool_state
- * updated): a mapping stays usable only while the pool is the one it was
- * made in: same state and generation, its backing device still valid.
+ * updated). A mapping made on the local device alone is usable only
+ * while there is no pool (a pool numbers segments anew). One made in a
+ * pool waits out a round of discovery (accesses meanwhile wait in
+ * mp_leg_io()) and follows its copies into the generation it forms; it
+ * goes stale when the pool is left or cannot form (conflict).
  */
 static int mp_remote_pool_changed(struct notifier_block *nb,
 				  unsigned long action, void *data)
 {
 	struct mp_dev *d = data;
+	u32 state = READ_ONCE(d->pool_state);
 	struct mp_remote *r;
 	unsigned long i;
-	bool ok;
 
 	lockdep_assert_held(&d->lock);
 	xa_for_each(&d->remote, i, r) {
-		if (mp_pool_runtime(d))
-			ok = r->gen == d->pamt.generation &&
-			     r->devid < d->pamt.nr_devs &&
-			     d->pamt.dev[r->devid].valid;
-		else
-			ok = !r->gen && READ_ONCE(d->pool_state) ==
-					CMM_MP_POOL_LOCAL;
-		if (!ok && !r->stale) {
-			WRITE_ONCE(r->stale, true);
-			dev_info(d->device, "segment %u (%s): the pool changed; accesses fail until it is onlined again\n",
-				 r->seg, cmm_mp_seg_mode_name(r->ops->mode));
+		/* a mirrored mapping is there twice: once is enough */
+		if (i != r->seg || r->stale)
+			continue;
+		if (!r->pooled) {
+			if (state != CMM_MP_POOL_LOCAL)
+				mp_remote_go_stale(d, r);
+		} else if (state == CMM_MP_POOL_RUNTIME) {
+			if (r->gen != d->pamt.generation)
+				mp_remote_follow(d, r);
+		} else if (state != CMM_MP_POOL_DISCOVERY) {
+			mp_remote_go_stale(d, r);
 		}
 	}
 	return NOTIFY_OK;

@@ -14,55 +14,109 @@
 #define _CMM_MP_REMOTE_H
 
 #include <linux/rcupdate.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 struct iov_iter;
 struct mp_dev;
+struct mp_seg_target;
 struct mps_dev;
 struct mpb_dev;
 
 /**
- * struct mp_remote - a remote segment this host maps
+ * enum mp_leg_state - how a copy of a mapped segment stands
+ * @MP_LEG_OK: holds the data: reads may go to it, writes go to it
+ * @MP_LEG_FAILED: lost (its device failed, was lost, or refused an
+ *	access): nothing goes to it until it is rebuilt
+ * @MP_LEG_REBUILDING: being rebuilt from the other copy: writes go to it,
+ *	reads do not
+ */
+enum mp_leg_state {
+	MP_LEG_OK,
+	MP_LEG_FAILED,
+	MP_LEG_REBUILDING,
+};
+
+/**
+ * struct mp_remote_leg - one copy of a mapped segment
+ * @seg: its pool-wide segment number
+ * @devid: device id of its backing device now (re-resolved by chip id
+ *	when the pool re-forms)
+ * @idx: its index in the backing device
+ * @dev_off: byte offset there (@idx * segment size)
+ * @chip_id: chip id of the backing device (device ids change when the
+ *	pool re-forms; chip ids do not), 0 for the local device
+ * @state: enum mp_leg_state, under mp_remote.lock
+ */
+struct mp_remote_leg {
+	u32 seg;
+	u32 devid;
+	u32 idx;
+	u64 dev_off;
+	u64 chip_id;
+	u32 state;
+};
+
+#define MP_REMOTE_MAX_LEGS	2
+
+/**
+ * struct mp_remote - a segment this host maps as /dev/mps or /dev/mpb
  * @d: the local pool device
- * @seg: pool-wide segment number (the N of /dev/mps<N>, /dev/mpb<N>)
- * @devid: device id of the backing device
- * @dev_off: byte offset of the segment in the backing device's DRAM
+ * @seg: pool-wide segment number (the N of /dev/mps<N>, /dev/mpb<N>), the
+ *	first copy's
+ * @leg: its copies: one, or two for a mirrored segment (mirror.c)
+ * @nr_legs: 1 or 2
  * @size: bytes of the segment
- * @gen: pool generation the mapping was made in; an access after the
- *	pool re-formed fails with -EIO until the segment is onlined again
+ * @gen: pool generation the mapping was last checked in
+ * @pooled: made while the pool was formed (else made on the local device
+ *	alone, and stale once a pool forms: segment numbers moved)
  * @ops: its mode (mp_seg_dax_ops or mp_seg_blk_ops)
  * @shared: online in sharing mode
  * @mps: the character device in dax mode
  * @mpb: the block device in blk mode
- * @idx: the segment's index in its backing device (@dev_off / size)
- * @chip_id: chip id of the backing device (device ids change when the
- *	pool re-forms; chip ids do not), 0 for the local device
- * @lock: protects @users and @closing
+ * @lock: protects @users, @closing, @rebuild_leg and each leg's state
  * @users: opens of the device node (a mapping keeps its file open);
  *	offline is refused while non-zero (mp_remote_open())
- * @closing: offline in progress: opens fail with -ENXIO
- * @stale: the pool re-formed (or was left) since the mapping was made:
- *	every access fails with -EIO, offline still works
+ * @closing: offline in progress: opens fail with -ENXIO, a rebuild stops
+ * @stale: the pool re-formed without a copy of it, or with its segment
+ *	numbers moved (or was left): every access fails with -EIO, offline
+ *	still works
+ * @rebuild_sem: mirrored: held for read around each write to the copies,
+ *	for write around each piece a rebuild copies (no write lands between
+ *	its read of the whole copy and its write of the rebuilt one)
+ * @rebuild: the rebuild of a lost copy (mirror.c)
+ * @rebuild_leg: the copy it rebuilds, under @lock; NULL when none runs
+ * @rebuilt: bytes of it rebuilt so far
+ * @event: tells the listeners that the copies changed (mirror.c)
+ * @heal: rebuilds a copy lost for an error while its device stayed
+ * @reads: spreads reads over two whole remote copies
  * @rcu: freed after a grace period (netlink reads it under RCU)
  */
 struct mp_remote {
 	struct mp_dev *d;
 	u32 seg;
-	u32 devid;
-	u64 dev_off;
+	struct mp_remote_leg leg[MP_REMOTE_MAX_LEGS];
+	u32 nr_legs;
 	u64 size;
 	u32 gen;
+	bool pooled;
 	const struct mp_seg_ops *ops;
 	bool shared;
 	struct mps_dev *mps;
 	struct mpb_dev *mpb;
-	u32 idx;
-	u64 chip_id;
-	spinlock_t lock;	/* @users, @closing */
+	spinlock_t lock;	/* @users, @closing, leg[].state */
 	unsigned int users;
 	bool closing;
 	bool stale;
+	struct rw_semaphore rebuild_sem;
+	struct work_struct rebuild;
+	struct mp_remote_leg *rebuild_leg;
+	u64 rebuilt;
+	struct work_struct event;
+	struct delayed_work heal;
+	atomic_t reads;
 	struct rcu_head rcu;
 };
 
@@ -86,5 +140,23 @@ void mp_remote_close(struct mp_remote *r);
  */
 int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 		 bool write);
+
+/* mirror.c: the two copies of a mirrored segment */
+int mp_mirror_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
+		 bool write);
+int mp_leg_io(struct mp_remote *r, const struct mp_remote_leg *leg, u64 pos,
+	      struct iov_iter *iter, bool write);
+u32 mp_mirror_redundancy(struct mp_remote *r);
+void mp_mirror_leg_lost(struct mp_remote *r, struct mp_remote_leg *leg,
+			int err);
+int mp_mirror_repair(struct mp_remote *r, struct mp_remote_leg *leg);
+void mp_mirror_init(struct mp_remote *r);
+void mp_mirror_stop(struct mp_remote *r);
+
+/* remote.c */
+int mp_remote_leg_where(struct mp_dev *d, const struct mp_remote_leg *leg,
+			u64 size);
+int mp_remote_replace_leg(struct mp_remote *r, struct mp_remote_leg *leg,
+			  const struct mp_seg_target *t);
 
 #endif /* _CMM_MP_REMOTE_H */

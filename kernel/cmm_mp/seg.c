@@ -24,40 +24,16 @@
 #include "cmm_mp.h"
 #include "remote.h"
 
-/* How long a backing device may take to wipe a segment it hands over. */
-#define MP_SEG_ZERO_WAIT	(60 * HZ)
-
 static const struct mp_seg_ops *const mp_seg_modes[__CMM_MP_SEG_MODE_MAX] = {
 	[CMM_MP_SEG_MODE_RAM] = &mp_seg_ram_ops,
 	[CMM_MP_SEG_MODE_DAX] = &mp_seg_dax_ops,
 	[CMM_MP_SEG_MODE_BLK] = &mp_seg_blk_ops,
 };
 
-static BLOCKING_NOTIFIER_HEAD(mp_seg_notifier);
-
-/**
- * mp_seg_notifier_register() - hear of every state change of a segment
- * @nb: called with the struct mp_seg of the local device that changed
- *
- * Return: 0.
- */
-int mp_seg_notifier_register(struct notifier_block *nb)
+/* Tell the listeners (events.c) that local segment @s changed. */
+void mp_seg_changed(struct mp_seg *s)
 {
-	return blocking_notifier_chain_register(&mp_seg_notifier, nb);
-}
-
-/**
- * mp_seg_notifier_unregister() - stop hearing of changes
- * @nb: as registered
- */
-void mp_seg_notifier_unregister(struct notifier_block *nb)
-{
-	blocking_notifier_chain_unregister(&mp_seg_notifier, nb);
-}
-
-static void mp_seg_changed(struct mp_seg *s)
-{
-	blocking_notifier_call_chain(&mp_seg_notifier, 0, s);
+	mp_seg_notify(MP_SEG_EV_LOCAL, s);
 }
 
 /**
@@ -195,6 +171,9 @@ bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
 	u->mode = CMM_MP_SEG_MODE_RAM;
 	u->shared = sharers != 0;
 	u->devnode[0] = '\0';
+	u->mirror = CMM_MP_NONE;
+	u->redundancy = 0;
+	u->rebuilt = 0;
 	rcu_read_lock();
 	r = mp_remote_find(d, id);
 	if (r) {
@@ -202,100 +181,23 @@ bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
 		u->shared = r->shared;
 		mp_remote_devnode(r, u->devnode, sizeof(u->devnode));
 	}
+	if (r && r->nr_legs > 1) {
+		u32 other = READ_ONCE(r->leg[0].seg) == id ? 1 : 0;
+
+		u->mirror = READ_ONCE(r->leg[other].seg);
+		u->redundancy = mp_mirror_redundancy(r);
+		u->rebuilt = READ_ONCE(r->rebuilt);
+	}
 	rcu_read_unlock();
 	return r;
-}
-
-/* Why a backing device refused a holder change. */
-static void mp_seg_own_msg(int ret, u32 owner, u32 sharers,
-			   struct netlink_ext_ack *extack)
-{
-	switch (ret) {
-	case 0:
-		break;
-	case -EBUSY:
-		if (owner == CMM_MP_NONE && sharers)
-			NL_SET_ERR_MSG(extack, "segment is shared by other devices");
-		else
-			NL_SET_ERR_MSG(extack, "segment is owned by another device");
-		break;
-	case -EPERM:
-		NL_SET_ERR_MSG(extack, "only a holder may offline this segment");
-		break;
-	case -ETIMEDOUT:
-		NL_SET_ERR_MSG(extack, "the backing device is still zeroing the segment");
-		break;
-	case -EINTR:
-		NL_SET_ERR_MSG(extack, "interrupted while the backing device zeroes the segment");
-		break;
-	case -ERANGE:
-		NL_SET_ERR_MSG(extack, "backing device: no such segment, or we cannot share it");
-		break;
-	default:
-		NL_SET_ERR_MSG(extack, "the backing device did not answer the ownership request");
-		break;
-	}
-}
-
-/*
- * Ask device @devid to arbitrate its segment @idx for us (@cmd, enum
- * mp_own_cmd): the local device directly, another one through the
- * backend. A claim or share of a segment being zeroed answers
- * -EINPROGRESS: our own device's wipe is waited for (slow memory, CXL
- * under TCG, can take tens of seconds), another device is asked again,
- * less and less often, until MP_SEG_ZERO_WAIT has passed.
- */
-static int mp_seg_own(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
-		      u32 *owner, u32 *sharers, struct netlink_ext_ack *extack)
-{
-	unsigned long deadline = jiffies + MP_SEG_ZERO_WAIT;
-	unsigned int pause = 1;
-	int ret;
-
-	for (;;) {
-		bool local = devid == READ_ONCE(d->id);
-
-		if (local)
-			ret = mp_local_own(READ_ONCE(d->chip_id), cmd, idx,
-					   owner, sharers);
-		else
-			ret = mp_backend_own(devid, cmd, idx, owner, sharers);
-		if (ret != -EINPROGRESS)
-			break;
-		if (time_after(jiffies, deadline)) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		if (local) {
-			mp_own_flush();
-			continue;
-		}
-		if (msleep_interruptible(pause) || signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		pause = min(pause * 2, 100U);
-	}
-	mp_seg_own_msg(ret, *owner, *sharers, extack);
-	return ret;
-}
-
-/* Give back what mp_seg_own() gave us; the caller has nothing to report. */
-static void mp_seg_give_back(struct mp_dev *d, u32 devid, u32 idx,
-			     bool shared)
-{
-	u32 owner, sharers;
-
-	mp_seg_own(d, devid, shared ? MP_OWN_UNSHARE : MP_OWN_RELEASE, idx,
-		   &owner, &sharers, NULL);
 }
 
 /*
  * Where @t's segment lives and whether mode @t->ops may take it now:
  * t->devid, t->idx. d->lock held.
  */
-static int mp_seg_place(struct mp_dev *d, struct mp_seg_target *t,
-			struct netlink_ext_ack *extack)
+int mp_seg_place(struct mp_dev *d, struct mp_seg_target *t,
+		 struct netlink_ext_ack *extack)
 {
 	struct mp_seg *now;
 	int ret = mp_seg_find(d, t->id, &now);
@@ -369,6 +271,56 @@ static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
 	return 0;
 }
 
+/*
+ * The segment @m that keeps the second copy of @t: free for @t's mode, on
+ * another device. d->lock held.
+ */
+static int mp_seg_mirror_check(struct mp_dev *d, struct mp_seg_target *t,
+			       struct mp_seg_target *m,
+			       struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (t->shared) {
+		NL_SET_ERR_MSG(extack, "a mirrored segment is this host's alone: no sharing mode");
+		return -EINVAL;
+	}
+	if (!t->ops->any_device) {
+		NL_SET_ERR_MSG(extack, "only dax and blk segments can be mirrored");
+		return -EINVAL;
+	}
+	ret = mp_seg_find(d, m->id, &m->local);
+	if (ret == -ENOENT) {
+		NL_SET_ERR_MSG(extack, "no such segment for the second copy");
+		return ret;
+	}
+	m->ops = t->ops;
+	ret = mp_seg_place(d, m, extack);
+	if (ret)
+		return ret;
+	if (m->devid == t->devid) {
+		NL_SET_ERR_MSG(extack, "the two copies must be on two devices");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Place @t again (mp_seg_place()) after d->lock was dropped: it must be
+ * where it was, @devid and @idx. d->lock held.
+ */
+int mp_seg_replace(struct mp_dev *d, struct mp_seg_target *t, u32 devid,
+		   u32 idx, struct netlink_ext_ack *extack)
+{
+	int ret = mp_seg_place(d, t, extack);
+
+	if (!ret && (t->devid != devid || t->idx != idx)) {
+		NL_SET_ERR_MSG(extack, "the pool changed meanwhile: try again");
+		ret = -EAGAIN;
+	}
+	return ret;
+}
+
 /**
  * mp_seg_online() - bring pool-wide segment @id up on this host
  * @d: the pool device
@@ -378,18 +330,20 @@ static int mp_seg_mode_check(struct mp_seg_target *t, u32 mode,
  *	than a memory block
  * @flags: MP_SEG_SHARED: sharing mode (dax and blk only);
  *	MP_SEG_MEMMAP_ON_MEMORY: the memmap of System RAM on the segment
+ * @mirror: dax and blk in pooling mode: the segment, on another device,
+ *	that keeps a second copy (mirror.c); CMM_MP_NONE for none
  * @extack: for the reason of a failure
  *
  * The backing device gives the segment to this host (alone, or as one of
- * its sharers), then the mode brings it up; if that fails, it is given
- * back. Sleeps.
+ * its sharers), the mirror's device its segment too, then the mode brings
+ * it up; if that fails, both are given back. Sleeps.
  *
  * Return: 0; -ENOENT no such segment; -EINVAL a mode that does not fit;
  * -EALREADY online here already; -EBUSY held by another device or in use
  * here in another mode; -EAGAIN the pool changed meanwhile;
  * -EHOSTUNREACH its backing device is lost; the mode's error.
  */
-int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags,
+int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags, u32 mirror,
 		  struct netlink_ext_ack *extack)
 {
 	bool shared = flags & MP_SEG_SHARED;
@@ -397,7 +351,8 @@ int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags,
 		.d = d, .id = id, .shared = shared,
 		.memmap_on_memory = flags & MP_SEG_MEMMAP_ON_MEMORY,
 	};
-	u32 devid, idx, owner, sharers;
+	struct mp_seg_target m = { .d = d, .id = mirror };
+	u32 devid, idx, mdevid = 0, midx = 0, owner, sharers;
 	int ret;
 
 	mutex_lock(&d->lock);
@@ -408,79 +363,101 @@ int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags,
 		ret = mp_seg_mode_check(&t, mode, extack);
 	if (!ret)
 		ret = mp_seg_place(d, &t, extack);
+	if (!ret && mirror != CMM_MP_NONE) {
+		t.mirror = &m;
+		ret = mp_seg_mirror_check(d, &t, &m, extack);
+	}
 	mutex_unlock(&d->lock);
 	if (ret)
 		return ret;
 	devid = t.devid;
 	idx = t.idx;
-	ret = mp_seg_own(d, devid, shared ? MP_OWN_SHARE : MP_OWN_CLAIM, idx,
-			 &owner, &sharers, extack);
+	ret = mp_hold_ask(d, devid, shared ? MP_OWN_SHARE : MP_OWN_CLAIM, idx,
+			  &owner, &sharers, extack);
 	if (ret)
 		return ret;
+	if (t.mirror) {
+		mdevid = m.devid;
+		midx = m.idx;
+		ret = mp_hold_ask(d, mdevid, MP_OWN_CLAIM, midx, &owner,
+				  &sharers, extack);
+		if (ret) {
+			mp_hold_give_back(d, devid, idx, shared);
+			return ret;
+		}
+	}
 
 	mutex_lock(&d->lock);
-	ret = mp_seg_place(d, &t, extack);
-	if (!ret && (t.devid != devid || t.idx != idx)) {
-		NL_SET_ERR_MSG(extack, "the pool changed meanwhile: try again");
-		ret = -EAGAIN;
-	}
+	ret = mp_seg_replace(d, &t, devid, idx, extack);
+	if (!ret && t.mirror)
+		ret = mp_seg_replace(d, &m, mdevid, midx, extack);
 	if (!ret)
 		ret = t.ops->online(&t, extack);
 	mutex_unlock(&d->lock);
 	/* online meanwhile by another request of ours: keep what it holds */
-	if (ret && ret != -EALREADY)
-		mp_seg_give_back(d, devid, idx, shared);
+	if (ret && ret != -EALREADY) {
+		mp_hold_give_back(d, devid, idx, shared);
+		if (t.mirror)
+			mp_hold_give_back(d, mdevid, midx, false);
+	}
 	if (!ret && t.local)
 		mp_seg_changed(t.local);
+	if (!ret && m.local)
+		mp_seg_changed(m.local);
 	return ret;
+}
+
+/* The device id copy @leg's device has now; -ENOENT out of the pool. */
+int mp_seg_leg_devid(struct mp_dev *d, const struct mp_remote_leg *leg)
+{
+	if (!leg->chip_id)
+		return d->id;
+	if (!mp_pool_runtime(d))
+		return -ENOENT;
+	return mp_pamt_devid_of(&d->pamt, leg->chip_id);
 }
 
 /*
  * Offline of a segment mapped here (dax, blk): unmap it (refused while its
- * device node is in use), then give it back. A mapping of an older pool is
- * given back only if its backing device is still there, under whatever
- * device id it has now. d->lock held on entry, dropped on return.
+ * device node is in use), then give back each copy to its device, found
+ * by chip id under whatever device id it has now, if it is still in the
+ * pool. A lost copy's device may have forgotten us (it restarted): its
+ * refusal is not an error. d->lock held on entry, dropped on return.
  */
 static int mp_seg_unmap(struct mp_dev *d, struct mp_remote *r,
 			struct netlink_ext_ack *extack)
 {
 	struct mp_seg_target t = {
-		.d = d, .id = r->seg, .ops = r->ops, .devid = r->devid,
-		.idx = r->idx, .shared = r->shared,
+		.d = d, .id = r->seg, .ops = r->ops, .shared = r->shared,
 	};
-	u32 owner, sharers, i;
-	bool found = true;
-	u64 chip = r->chip_id;
-	int ret;
+	struct mp_seg *local[MP_REMOTE_MAX_LEGS] = {};
+	struct mp_remote_leg leg[MP_REMOTE_MAX_LEGS];
+	int devid[MP_REMOTE_MAX_LEGS];
+	u32 i, n = r->nr_legs, owner, sharers;
+	int ret, err = 0;
 
-	if (READ_ONCE(r->stale)) {
-		found = !chip;
-		if (!chip)
-			t.devid = d->id;
-		for (i = 0; chip && mp_pool_runtime(d) && i < d->pamt.nr_devs;
-		     i++) {
-			if (d->pamt.dev[i].valid &&
-			    d->pamt.dev[i].chip_id == chip) {
-				t.devid = i;
-				found = true;
-			}
-		}
+	for (i = 0; i < n; i++) {
+		leg[i] = r->leg[i];
+		devid[i] = mp_seg_leg_devid(d, &leg[i]);
+		if (!leg[i].chip_id)
+			mp_seg_find(d, leg[i].seg, &local[i]);
 	}
-	mp_seg_find(d, t.id, &t.local);
 	ret = t.ops->offline(&t, extack);
 	mutex_unlock(&d->lock);
 	if (ret)
 		return ret;
-	if (found) {
-		ret = mp_seg_own(d, t.devid, t.shared ? MP_OWN_UNSHARE :
-				 MP_OWN_RELEASE, t.idx, &owner, &sharers,
-				 extack);
-		if (ret)
-			return ret;
+	for (i = 0; i < n; i++) {
+		if (devid[i] < 0)
+			continue;
+		ret = mp_hold_ask(d, devid[i], t.shared ? MP_OWN_UNSHARE :
+				  MP_OWN_RELEASE, leg[i].idx, &owner, &sharers,
+				  leg[i].state == MP_LEG_OK ? extack : NULL);
+		if (ret && leg[i].state == MP_LEG_OK && !err)
+			err = ret;
+		if (local[i])
+			mp_seg_changed(local[i]);
 	}
-	if (t.local)
-		mp_seg_changed(t.local);
-	return 0;
+	return err;
 }
 
 /*
@@ -507,7 +484,7 @@ static int mp_seg_release_remote(struct mp_dev *d, u32 id,
 	}
 	cmd = owner == CMM_MP_NONE && self < MP_OWN_MAX_SHARERS &&
 	      (sharers & BIT(self)) ? MP_OWN_UNSHARE : MP_OWN_RELEASE;
-	return mp_seg_own(d, devid, cmd, idx, &owner, &sharers, extack);
+	return mp_hold_ask(d, devid, cmd, idx, &owner, &sharers, extack);
 }
 
 /**

@@ -355,7 +355,7 @@ static int mp_sysfs_seg_changed(struct notifier_block *nb,
 {
 	struct mp_seg *s = data;
 
-	if (s->sdev)
+	if (action == MP_SEG_EV_LOCAL && s->sdev)
 		kobject_uevent(&s->sdev->kobj, KOBJ_CHANGE);
 	return NOTIFY_OK;
 }

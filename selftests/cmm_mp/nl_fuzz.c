@@ -439,7 +439,7 @@ static uint32_t seg_id(void)
 
 static const uint16_t in_attrs[] = {
 	CMM_MP_A_SEG_ID, CMM_MP_A_SEG_ID, CMM_MP_A_DEV_ID, CMM_MP_A_SEG_MODE,
-	CMM_MP_A_SEG_SHARED, CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
+	CMM_MP_A_SEG_SHARED, CMM_MP_A_SEG_MEMMAP_ON_MEMORY, CMM_MP_A_SEG_MIRROR,
 };
 
 /* One attribute: mostly the inputs of the policy, with their types. */
@@ -605,12 +605,14 @@ static enum expect nl_model(const struct msg *m, size_t sent, bool unpriv,
 		return EXP_ERR;
 	}
 	if (unpriv && (g->cmd == CMM_MP_CMD_SEG_ONLINE ||
-		       g->cmd == CMM_MP_CMD_SEG_OFFLINE)) {
+		       g->cmd == CMM_MP_CMD_SEG_OFFLINE ||
+		       g->cmd == CMM_MP_CMD_SEG_REPAIR)) {
 		*why = "admin command, unprivileged";
 		return EXP_EPERM;
 	}
 	if (dump && (g->cmd == CMM_MP_CMD_SEG_ONLINE ||
-		     g->cmd == CMM_MP_CMD_SEG_OFFLINE)) {
+		     g->cmd == CMM_MP_CMD_SEG_OFFLINE ||
+		     g->cmd == CMM_MP_CMD_SEG_REPAIR)) {
 		*why = "no dumpit";
 		return EXP_ERR;
 	}
@@ -635,8 +637,8 @@ static enum expect nl_model(const struct msg *m, size_t sent, bool unpriv,
 		if (t != CMM_MP_A_SEG_ID && t != CMM_MP_A_DEV_ID &&
 		    t != CMM_MP_A_SEG_MODE && t != CMM_MP_A_SEG_SHARED &&
 		    t != CMM_MP_A_SEG_MEMMAP_ON_MEMORY &&
-		    t != CMM_MP_A_KEY_OP && t != CMM_MP_A_KEY_ID &&
-		    t != CMM_MP_A_KEY) {
+		    t != CMM_MP_A_SEG_MIRROR && t != CMM_MP_A_KEY_OP &&
+		    t != CMM_MP_A_KEY_ID && t != CMM_MP_A_KEY) {
 			*why = "attribute not accepted as input";
 			return EXP_ERR;
 		}

@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vm: --hosts 3 --pool 384M --timeout 1200
+#
+# Mirrored segments (Documentation/pool.rst, "Mirrored segments"): no data
+# is lost when one backing device dies. Three devices of 384 MiB: segments
+# 0-2 on host 0 (A, the user), 3-5 on B, 6-8 on C; the first segment of
+# each holds the barrier slots. A onlines
+#   /dev/mpb4: segment 4 (B) mirrored on 7 (C), a swap device,
+#   /dev/mps5: segment 5 (B) mirrored on 8 (C), written through mmap,
+# and then:
+#  - neither B nor C can read the copy it backs (A holds it);
+#  - C loses its power while a process twice its cgroup's memory.max
+#    swaps on /dev/mpb4 and mmap fills go to /dev/mps5: both complete with
+#    every page verified, no error; both segments read "degraded" in
+#    mpctl list and in mpctl monitor's events;
+#  - mpctl repair moves each lost copy to a segment of A (1 and 2); the
+#    rebuild of /dev/mpb4 runs under random writes checked against a model
+#    (blk_verify), then both copies equal byte for byte, each read
+#    directly through the transport;
+#  - B's link goes down long enough to be lost while blk_verify writes:
+#    degraded, then B is back and the lost copy is rebuilt where it was,
+#    by itself: mirrored, both copies equal again;
+#  - offline gives both copies back: B can read neither its copy nor
+#    anyone else, and segment 4 onlined again (single) is blank.
+. /selftests/lib.sh
+. /selftests/mp_eth/mpe_lib.sh
+. /selftests/pool/pool_lib.sh
+
+SEG_SIZE=$((128 * MIB))
+BLK=4 BLK_M=7 DAX=5 DAX_M=8
+DEVB=/dev/mpb$BLK DEVD=/dev/mps$DAX
+LIMIT_MIB=32
+FILL_MIB=64
+DAX_LEN=$((32 * MIB))
+CG=/sys/fs/cgroup/mirror
+# offset of pool-wide segment S in its device's DRAM (3 per device)
+seg_off() { echo $(( ($1 % 3) * SEG_SIZE )); }
+redundancy() { seg_json "$1" | sed -n 's/.*"redundancy":"\([a-z]*\)".*/\1/p'; }
+is_red() { test "$(redundancy "$1")" = "$2"; }
+# copy_sum DEV SEG: FNV checksums of segment SEG's copy on device DEV,
+# 16 MiB each (one transfer), read through the transport
+copy_sum() {
+	for _i in 0 1 2 3 4 5 6 7; do
+		mpe_test sum "$1" $(($(seg_off "$2") + _i * 16 * MIB)) $((16 * MIB)) |
+			awk '{ print $2 }'
+	done | tr '\n' ' '
+}
+# copies_equal DEV1 SEG1 DEV2 SEG2: both copies read whole and equal
+copies_equal() {
+	_a=$(copy_sum "$1" "$2") _b=$(copy_sum "$3" "$4")
+	echo "device $1 segment $2: $_a"
+	echo "device $3 segment $4: $_b"
+	test "$(echo "$_a" | wc -w)" = 8 && test "$_a" = "$_b"
+}
+# events SEEN: monitor events whose redundancy is SEEN
+events() { flat < /tmp/events | grep -o "\"redundancy\":\"$1\"" | wc -l; }
+fill() {
+	sh -c "echo \$\$ > $CG/cgroup.procs && exec swap_fill -m $FILL_MIB" \
+		> /tmp/fill.out
+	r=$?
+	cat /tmp/fill.out
+	return $r
+}
+# mmap fills of /dev/mps5 with seeds 1..N, each checked by pread
+dax_fills() {
+	for _s in $(seq 1 "$1"); do
+		mps_test fill $DEVD 0 $DAX_LEN "$_s" > /tmp/dfill || return 1
+		mps_test sum-read $DEVD 0 $DAX_LEN > /tmp/dread || return 1
+		test "$(sum_of /tmp/dfill)" = "$(sum_of /tmp/dread)" || {
+			echo "seed $_s: mmap $(cat /tmp/dfill), pread $(cat /tmp/dread)"
+			return 1
+		}
+	done
+	echo "dax_fills: $1 fills of $((DAX_LEN / MIB)) MiB verified"
+}
+
+case $MP_HOST in 0) tap_plan 33 ;; 1) tap_plan 12 ;; *) tap_plan 8 ;; esac
+check "eth0 up (virtio_net)" mpe_net
+check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
+check "pool formed: runtime, 3 devices up" wait_until 120 runtime_with 3
+check "barrier: every device answers" barrier 1 120
+
+if [ "$MP_HOST" = 0 ]; then
+	mpctl monitor > /tmp/events 2>&1 &
+	MON=$!
+	check "online $BLK --as blk --mirror $BLK_M: $DEVB, mirrored on B and C" \
+		"mpctl online $BLK --as blk --mirror $BLK_M && test -b $DEVB &&
+		 is_red $BLK mirrored && seg_has $BLK '\"mirror\":$BLK_M' &&
+		 seg_has $BLK_M '\"mirror\":$BLK' && seg_has $BLK_M '\"devnode\":\"$DEVB\"'"
+	check "online $DAX --as dax --mirror $DAX_M: $DEVD" \
+		"mpctl online $DAX --as dax --mirror $DAX_M && test -c $DEVD && is_red $DAX mirrored"
+	check "both copies on one device (A's 1 and 2) are refused, nothing changes" \
+		"! mpctl online 1 --as blk --mirror 2 2>/tmp/err; cat /tmp/err;
+		 grep -q 'two devices' /tmp/err && ! test -e /dev/mpb1 && ! seg_has 1 owner && ! seg_has 2 owner"
+	mpctl list -s $BLK >&2
+fi
+check "barrier: mirrors online" barrier 2 120
+if [ "$MP_HOST" != 0 ]; then
+	s=$(( MP_HOST == 1 ? BLK : BLK_M ))
+	check "host $MP_HOST cannot read the copy it backs (segment $s, held by A): EACCES" \
+		"! mpe_test read $MP_HOST $(seg_off $s) 16 2>/tmp/err; cat /tmp/err; grep -q EACCES /tmp/err"
+fi
+check "barrier: before C's power cut" barrier 3 120
+
+if [ "$MP_HOST" = 2 ]; then
+	check "C: told to go" mpe_test await 0 20 300
+	sleep 4
+	# the power goes: QEMU exits at once (selftests/mp_eth/failure.sh)
+	exec /init --power-cut
+fi
+
+if [ "$MP_HOST" = 0 ]; then
+	check "mkswap + swapon $DEVB; cgroup v2 with memory.max = $LIMIT_MIB MiB" \
+		"mkswap $DEVB && swapon $DEVB &&
+		 mount -t cgroup2 none /sys/fs/cgroup &&
+		 echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+		 mkdir $CG && echo $((LIMIT_MIB * MIB)) > $CG/memory.max"
+	check "C told to cut its power in 4 s" mpe_test signal 2 0 20 120
+	t0=$(date +%s)
+	dax_fills 4 > /tmp/dax.out 2>&1 &
+	DFILL=$!
+	check "a process limited to $LIMIT_MIB MiB fills $FILL_MIB MiB meanwhile, every page verified" \
+		"fill && grep -q 'pages=$((FILL_MIB * 256)) bad=0' /tmp/fill.out"
+	check "mmap fills of $DEVD meanwhile, each verified by pread" \
+		"wait $DFILL; r=\$?; cat /tmp/dax.out; test \$r = 0"
+	diag "swap fill and mmap fills through the power cut: $(($(date +%s) - t0)) s"
+	check "C is lost: a new generation with 2 devices up" wait_until 60 runtime_with 2
+	check "both mirrored segments read degraded" \
+		"is_red $BLK degraded && is_red $DAX degraded"
+	check "no I/O error reached the disk (blk_update_request / mpb errors)" \
+		"! dmesg | grep -q 'mpb$BLK: .* failed'"
+	check "swapoff is clean" "swapoff $DEVB && ! grep -q mpb /proc/swaps"
+
+	check "repair $BLK --to 1: rebuilding on A's segment 1" \
+		"mpctl repair $BLK --to 1 && seg_has $BLK '\"mirror\":1'"
+	check "blk_verify during the rebuild: random writes and reads, every sector checked" \
+		"blk_verify $DEVB -j 2 -n 150 > /tmp/bv.out; r=\$?; cat /tmp/bv.out;
+		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv.out"
+	check "... it ran while the copy was rebuilding (monitor saw rebuilding)" \
+		"test \$(events rebuilding) -ge 1"
+	check "rebuild done: $BLK mirrored" wait_until 600 is_red $BLK mirrored
+	check "both copies of $BLK equal, read through the transport: B's segment $BLK and A's segment 1" \
+		copies_equal 1 $BLK 0 1
+	check "repair $DAX --to 2, then mirrored; $DEVD still reads the last fill" \
+		"mpctl repair $DAX --to 2 && wait_until 600 is_red $DAX mirrored &&
+		 mps_test sum-read $DEVD 0 $DAX_LEN > /tmp/dread &&
+		 test \"\$(sum_of /tmp/dfill)\" = \"\$(sum_of /tmp/dread)\""
+	check "repair of a whole mirror is refused (both copies are whole)" \
+		"! mpctl repair $BLK 2>/tmp/err; cat /tmp/err; grep -q 'whole' /tmp/err"
+fi
+
+# C is gone: A and B meet through their barrier slots alone
+if [ "$MP_HOST" = 1 ]; then
+	check "B: told to go" mpe_test await 0 21 300
+	check "B: link down for 10 s (lost), then up" \
+		"ip link set eth0 down && sleep 10 && ip link set eth0 up"
+fi
+if [ "$MP_HOST" = 0 ]; then
+	gen0=$(cat $D/generation)
+	check "B told to take its link down" mpe_test signal 1 0 21 120
+	check "blk_verify through B's outage: every sector checked, no error" \
+		"blk_verify $DEVB -j 2 -n 300 -s 7 > /tmp/bv2.out; r=\$?; cat /tmp/bv2.out;
+		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv2.out"
+	check "B was lost meanwhile: the monitor saw both degraded again (4 degraded events in all)" \
+		"test \$(events degraded) -ge 4"
+	check "B is back: 2 devices up in a newer generation" \
+		wait_until 120 "runtime_with 2 && test \$(cat $D/generation) -gt $gen0"
+	check "the lost copies are rebuilt where they were, by themselves: mirrored" \
+		wait_until 600 "is_red $BLK mirrored && is_red $DAX mirrored"
+	check "both copies of $BLK equal again (B's segment $BLK, A's segment 1)" \
+		copies_equal 1 $BLK 0 1
+	kill $MON 2>/dev/null
+	diag "monitor events: degraded $(events degraded), rebuilding $(events rebuilding), mirrored $(events mirrored)"
+	check "offline $BLK and $DAX: both devices gone" \
+		"mpctl offline $BLK && mpctl offline $DAX && ! test -e $DEVB && ! test -e $DEVD &&
+		 ! seg_has 1 owner && ! seg_has $BLK '\"mirror\"'"
+fi
+if [ "$MP_HOST" = 1 ]; then
+	check "B: A offlined both" mpe_test await 0 22 900
+	check "B's own read of its released copy is refused (nobody holds it)" \
+		"! mpe_test read 1 $(seg_off $BLK) 16 2>/tmp/err; cat /tmp/err; grep -q EACCES /tmp/err"
+	check "B tells A" mpe_test signal 0 1 23 120
+	mpe_test linger
+else
+	check "B told, B answered" \
+		"mpe_test signal 1 0 22 120 && mpe_test await 1 23 300"
+	check "segment $BLK onlined again (single): blank, the first 1 MiB all zero" \
+		"mpctl online $BLK --as blk &&
+		 test \"\$(dd if=$DEVB bs=1M count=1 2>/dev/null | tr -d '\\000' | wc -c)\" = 0 &&
+		 mpctl offline $BLK"
+fi
