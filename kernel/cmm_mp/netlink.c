@@ -276,33 +276,54 @@ static int mp_nl_reply_id(struct genl_info *info, struct mp_dev *d, u32 id,
 	return ret == -ENOENT ? mp_nl_reply_gone(info, id, cmd) : ret;
 }
 
+/*
+ * The pool device that a command changing segments acts on, and the
+ * segment it names (*@id); NULL with the error in *@err. GENL_ADMIN_PERM
+ * asked for CAP_NET_ADMIN; these add and remove the host's RAM and hand
+ * segments between hosts, as memory hotplug through sysfs (root's) and
+ * daxctl do: CAP_SYS_ADMIN (@repair: for a repair, else an online or
+ * offline).
+ */
+static struct mp_dev *mp_nl_seg_admin(struct genl_info *info, bool repair,
+				      u32 *id, int *err)
+{
+	struct mp_dev *d = mp_dev_get_default();
+
+	*err = -EPERM;
+	if (!capable(CAP_SYS_ADMIN) && repair) {
+		NL_SET_ERR_MSG(info->extack, "repairing a segment needs CAP_SYS_ADMIN");
+		return NULL;
+	}
+	if (!capable(CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "onlining or offlining a segment needs CAP_SYS_ADMIN");
+		return NULL;
+	}
+	*err = -ENOENT;
+	if (!d) {
+		NL_SET_ERR_MSG(info->extack, "no pool device");
+		return NULL;
+	}
+	*err = -EINVAL;
+	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
+		return NULL;
+	*id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	return d;
+}
+
 static int mp_nl_seg_change(struct genl_info *info, bool online)
 {
 	struct nlattr *mode = info->attrs[CMM_MP_A_SEG_MODE];
 	struct nlattr *shared = info->attrs[CMM_MP_A_SEG_SHARED];
 	struct nlattr *memmap = info->attrs[CMM_MP_A_SEG_MEMMAP_ON_MEMORY];
 	struct nlattr *mirror = info->attrs[CMM_MP_A_SEG_MIRROR];
-	struct mp_dev *d = mp_dev_get_default();
+	struct mp_dev *d;
 	u32 id, flags = 0;
 	u8 cmd;
 	int ret;
 
-	/*
-	 * GENL_ADMIN_PERM asked for CAP_NET_ADMIN; this adds and removes
-	 * the host's RAM and hands segments between hosts, as memory
-	 * hotplug through sysfs (root's) and daxctl do.
-	 */
-	if (!capable(CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(info->extack, "onlining or offlining a segment needs CAP_SYS_ADMIN");
-		return -EPERM;
-	}
-	if (!d) {
-		NL_SET_ERR_MSG(info->extack, "no pool device");
-		return -ENOENT;
-	}
-	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
-		return -EINVAL;
-	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	d = mp_nl_seg_admin(info, false, &id, &ret);
+	if (!d)
+		return ret;
 	if (!online && (memmap || mirror)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, memmap ?: mirror,
 				    "memmap_on_memory and mirror are online options");
@@ -337,21 +358,13 @@ static int mp_nl_seg_change(struct genl_info *info, bool online)
 static int mp_nl_seg_repair_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *to = info->attrs[CMM_MP_A_SEG_MIRROR];
-	struct mp_dev *d = mp_dev_get_default();
+	struct mp_dev *d;
 	u32 id;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(info->extack, "repairing a segment needs CAP_SYS_ADMIN");
-		return -EPERM;
-	}
-	if (!d) {
-		NL_SET_ERR_MSG(info->extack, "no pool device");
-		return -ENOENT;
-	}
-	if (GENL_REQ_ATTR_CHECK(info, CMM_MP_A_SEG_ID))
-		return -EINVAL;
-	id = nla_get_u32(info->attrs[CMM_MP_A_SEG_ID]);
+	d = mp_nl_seg_admin(info, true, &id, &ret);
+	if (!d)
+		return ret;
 	ret = mp_seg_repair(d, id, to ? nla_get_u32(to) : CMM_MP_NONE,
 			    info->extack);
 	if (ret)

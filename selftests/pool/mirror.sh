@@ -55,13 +55,7 @@ copies_equal() {
 }
 # events SEEN: monitor events whose redundancy is SEEN
 events() { flat < /tmp/events | grep -o "\"redundancy\":\"$1\"" | wc -l; }
-fill() {
-	sh -c "echo \$\$ > $CG/cgroup.procs && exec swap_fill -m $FILL_MIB" \
-		> /tmp/fill.out
-	r=$?
-	cat /tmp/fill.out
-	return $r
-}
+fill() { cg_fill $CG $FILL_MIB; }
 # mmap fills of /dev/mps5 with seeds 1..N, each checked by pread
 dax_fills() {
 	for _s in $(seq 1 "$1"); do

@@ -23,6 +23,7 @@
 #    it, and offline still removes the disk.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
+. /selftests/pool/pool_lib.sh
 
 SEG=3
 DEV=/dev/mpb$SEG
@@ -37,14 +38,7 @@ vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 wsect() { awk '{ print $7 }' $SYS/stat; }
 online_blk() { mpctl online $SEG --as blk && test -b $DEV; }
 fill_val() { sed -n "s/^$1=//p" /tmp/fill.out | tail -n 1; }
-# run swap_fill in the memory-limited cgroup
-fill() {
-	sh -c "echo \$\$ > $CG/cgroup.procs && exec swap_fill -m $FILL_MIB" \
-		> /tmp/fill.out
-	r=$?
-	cat /tmp/fill.out
-	return $r
-}
+fill() { cg_fill $CG $FILL_MIB; }
 
 dd if=/dev/zero of=/tmp/zero bs=1M count=1 2>/dev/null
 case $MP_HOST in 0) tap_plan 32 ;; *) tap_plan 9 ;; esac
