@@ -6,6 +6,12 @@ per-frame cost of mp_eth's data path."""
 MIXES = [("read", "read"), ("3to1", "3:1"), ("2to1", "2:1"),
          ("1to1", "1:1"), ("triad", "triad")]
 
+# the mirror part's jobs (selftests/bench/mirror.sh): (label, key suffix)
+MIRROR = [("1 MiB sequential write bandwidth", "seqwrite_MiBps"),
+          ("1 MiB sequential read bandwidth", "seqread_MiBps"),
+          ("4 KiB random read latency, queue depth 1", "randread4k_lat_us"),
+          ("4 KiB random write latency, queue depth 1", "randwrite4k_lat_us")]
+
 
 def _transport(title, kp):
     return [(title + label, kp + num, kp + den, "Table IV") for label, num, den in (
@@ -47,6 +53,12 @@ RATIOS = [
      "hosts3_rxe_read_2peer_MiBps", "hosts3_rxe_read_1peer_MiBps", "hosts"),
     ("mpctl / daxctl: online time per GiB", "online_mpctl_online_ms_per_gib", "online_daxctl_online_ms_per_gib", "online"),
     ("mpctl / daxctl: offline time per GiB", "online_mpctl_offline_ms_per_gib", "online_daxctl_offline_ms_per_gib", "online"),
+] + [
+    # issue 27: the cost of a mirrored segment (no goal: a price, not a
+    # target); the same jobs on /dev/mpb5 (copies on two peers) and on
+    # /dev/mpb4 (one copy), in the same guests
+    ("mirrored / single: %s" % label, "mirror_mirrored_" + k, "mirror_single_" + k, "mirror")
+    for label, k in MIRROR
 ] + [
     ("redis MP-L / system: %s ops/s, %s B" % (op.upper(), sz), "redis_mpl_%s_%s" % (op, sz),
      "redis_sys_%s_%s" % (op, sz), "Fig. 22")
