@@ -16,7 +16,7 @@ t() {
 }
 # jq-less field access: py EXPR (r is results.json)
 py() { python3 -c "import json,sys; r = json.load(open('$d/results.json')); sys.exit(not ($1))"; }
-mkdir -p "$d/memory/host0" "$d/transport/host0" "$d/jumbo/host0" "$d/block/host0"
+mkdir -p "$d/memory/host0" "$d/transport/host0" "$d/jumbo/host0" "$d/block/host0" "$d/mirror/host0"
 # three rounds: medians 150/100 (latency), p99 = the largest
 {
 	printf '# RESULT mem_sys_latency %s\n' 100 90 110
@@ -35,9 +35,17 @@ mkdir -p "$d/memory/host0" "$d/transport/host0" "$d/jumbo/host0" "$d/block/host0
 printf '# INFO jumbo_mpe_datapath absent\n# RESULT jumbo_mpe_lat_p50_us 5\nok 1\n' > "$d/jumbo/host0/tap.log"
 printf '# RESULT blk_mpb_randread_iops 10\n# RESULT blk_nbd_randread_iops 2\n# RESULT blk_mpb_seqread_MiBps \n' \
 	> "$d/block/host0/tap.log"
-for p in memory transport jumbo block; do echo passed > "$d/$p.status"; done
+# mirror: write bandwidth halved, 4 KiB write latency doubled; no read latency
+{
+	printf '# RESULT mirror_single_seqwrite_MiBps %s\n' 100 120 110
+	printf '# RESULT mirror_mirrored_seqwrite_MiBps %s\n' 50 60 55
+	printf '# RESULT mirror_single_randwrite4k_lat_us %s\n' 200 210 190
+	printf '# RESULT mirror_mirrored_randwrite4k_lat_us %s\n' 400 390 420
+	printf '# INFO mirror_layout single: segment 4\n'
+} > "$d/mirror/host0/tap.log"
+for p in memory transport jumbo block mirror; do echo passed > "$d/$p.status"; done
 printf 'commit=abc123\ndirty=0\nrounds=3\ndate=2026-12-05 09:00 UTC\n' > "$d/run.meta"
-echo "1..13"
+echo "1..16"
 t "report passes on passed parts" "python3 '$here/report' '$d' > '$d/out'"
 t "every sample kept, in round order" "py 'r[\"samples\"][\"mem_mpl_latency\"] == [150, 140, 400]'"
 t "median 150 and p99 400 of MP-L latency; ratio of medians 1.50" \
@@ -60,5 +68,12 @@ t "the sweep's table in --rst (64 and 1024 B, ratio 0.50); 3 hosts listed as not
 printf 'Title\n=====\n\nprose\n\n.. BEGIN bench/report --rst (generated: do not edit by hand)\nold table\n.. END bench/report --rst\n\ntail\n' > "$d/doc.rst"
 t "--update-doc replaces only the marked block" \
 	"python3 '$here/report' --update-doc '$d/doc.rst' '$d/results.json' && ! grep -q 'old table' '$d/doc.rst' && grep -q '^prose$' '$d/doc.rst' && grep -q '^tail$' '$d/doc.rst' && grep -q 'commit \`\`abc123\`\`' '$d/doc.rst'"
+t "mirrored / single ratios in the summary: write bandwidth 55 / 110 = 0.50, 4 KiB write latency 2.00" \
+	"grep -q '^mirrored / single: 1 MiB sequential write bandwidth .* 55.00 .* 110 .* 0.50 3/3$' '$d/out' && grep -q '^mirrored / single: 4 KiB random write latency.* 2.00 3/3$' '$d/out'"
+t "--rst --section mirror: its table alone, naming the run; a job not run shows '-' and 0/0" \
+	"python3 '$here/report' --rst '$d/results.json' --section mirror > '$d/mrst' && grep -q '^Mirrored segments$' '$d/mrst' && grep -q 'commit \`\`abc123\`\`' '$d/mrst' && grep -q '^1 MiB sequential write bandwidth  *110  *55.00  *0.50  *3/3$' '$d/mrst' && grep -q '^4 KiB random read latency, queue depth 1  *-  *-  *-  *0/0$' '$d/mrst' && grep -q 'mirror_layout' '$d/mrst' && ! grep -q '^Goals$' '$d/mrst'"
+printf '.. BEGIN bench/report --rst --section mirror (generated: do not edit by hand)\nold mirror\n.. END bench/report --rst --section mirror\n' >> "$d/doc.rst"
+t "--update-doc --section mirror replaces its block only" \
+	"python3 '$here/report' --update-doc '$d/doc.rst' '$d/results.json' --section mirror && ! grep -q 'old mirror' '$d/doc.rst' && grep -q '^Mirrored segments$' '$d/doc.rst' && test \$(grep -c '^Goals$' '$d/doc.rst') = 1 && grep -q '^tail$' '$d/doc.rst'"
 echo failed > "$d/block.status"
 t "a failed part fails the report" "! python3 '$here/report' '$d' > /dev/null"
