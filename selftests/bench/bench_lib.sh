@@ -88,3 +88,15 @@ bench_nbd() {
 	done
 	return 1
 }
+
+# fio_verify DEV: write a crc32c-tagged pattern of BENCH_FIO_VERIFY_SIZE
+# (32M) to block device DEV, read it back and check it
+fio_verify() {
+	fio --name=verify --filename="$1" --rw=write --bs=64k \
+		--size="${BENCH_FIO_VERIFY_SIZE:-32M}" \
+		--ioengine=libaio --direct=1 --iodepth=8 --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 > /tmp/fio.v 2>&1
+	_r=$?
+	cat /tmp/fio.v >&2
+	return $_r
+}

@@ -14,7 +14,6 @@
 
 SEG=3		# host 1's second segment: its first holds the barrier slots
 T=${BENCH_FIO_SECONDS:-10}
-VSIZE=${BENCH_FIO_VERIFY_SIZE:-32M}
 
 if [ "$MP_HOST" = 1 ]; then
 	tap_plan 4
@@ -48,16 +47,6 @@ fio_run() {
 		write)		res "blk_$1_seqwrite_MiBps" "$(awk -F';' '{ printf "%.1f", $48 / 1024 }' /tmp/fio.out)" ;;
 		esac
 	done
-}
-
-# fio_verify DEV: write a crc32c-tagged pattern, read it back
-fio_verify() {
-	fio --name=verify --filename="$1" --rw=write --bs=64k --size="$VSIZE" \
-		--ioengine=libaio --direct=1 --iodepth=8 --verify=crc32c \
-		--do_verify=1 --verify_fatal=1 > /tmp/fio.v 2>&1
-	_r=$?
-	cat /tmp/fio.v >&2
-	return $_r
 }
 
 JOBS="randread:4k randwrite:4k read:1M write:1M"

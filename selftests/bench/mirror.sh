@@ -21,7 +21,6 @@ SINGLE=4
 MIRRORED=5
 COPY=8
 T=${BENCH_FIO_SECONDS:-10}
-VSIZE=${BENCH_FIO_VERIFY_SIZE:-32M}
 
 if [ "$MP_HOST" != 0 ]; then
 	tap_plan 2
@@ -63,16 +62,6 @@ fio_run() {
 	esac || return 1
 	[ -n "$v" ] || { echo "fio $3 on $2: no value in its terse line" >&2; cat /tmp/fio.t >&2; return 1; }
 	res "mirror_$1_$3_$u" "$v"
-}
-
-# fio_verify DEV: write a crc32c-tagged pattern, read it back
-fio_verify() {
-	fio --name=verify --filename="$1" --rw=write --bs=64k --size="$VSIZE" \
-		--ioengine=libaio --direct=1 --iodepth=8 --verify=crc32c \
-		--do_verify=1 --verify_fatal=1 > /tmp/fio.v 2>&1
-	_r=$?
-	cat /tmp/fio.v >&2
-	return $_r
 }
 
 # redundancy SEG: the pair's "redundancy" in mpctl list, "" when none
