@@ -455,6 +455,10 @@ static void mp_disc_tick_member(struct mp_disc *d, u64 now,
 		if (!ranked)
 			tx->send = true;
 		tx->view = ranked ? d->view : 0;
+		/* rank 0's beacon: see MP_DISC_BEACON_BEATS */
+		if (ranked && d->rank == 0 &&
+		    d->beats++ % MP_DISC_BEACON_BEATS == 0)
+			tx->send = true;
 		for (j = 0; ranked && j < d->nr_to; j++)
 			mp_disc_mac_copy(tx->hb_mac[tx->nr_hb++],
 					 d->pool[d->hb_to[j]].mac);

@@ -55,6 +55,17 @@ static inline int mp_disc_round_cmp(u32 a, u32 b)
  */
 #define MP_DISC_MAX_FANOUT	16
 
+/*
+ * Ranked heartbeats reach only members, so two pools that formed apart
+ * (a partition, or devices whose first round's frames were lost while
+ * their links came up) would never hear each other, and a pool of one
+ * sends nothing at all. The member of live rank 0 therefore broadcasts
+ * every MP_DISC_BEACON_BEATS-th heartbeat: a device of another pool
+ * hears a stranger and starts the round that merges them. It costs each
+ * pool N deliveries every few intervals.
+ */
+#define MP_DISC_BEACON_BEATS	4
+
 /* How a frame arrived (mp_disc_rcv()'s @how): sent to everyone ... */
 #define MP_DISC_RX_BCAST	0x1u
 /* ... and/or marked a heartbeat (MP_ETH_F_HB: unicast heartbeats) */
@@ -132,6 +143,7 @@ struct mp_dmember {
  *	heartbeats we get, probed when silent, lost when silent too long
  * @view: digest of the formed pool (members, lost ones, generation), never
  *	0: carried by our heartbeats, compared with theirs
+ * @beats: heartbeats sent since the pool formed (MP_DISC_BEACON_BEATS)
  */
 struct mp_disc {
 	struct mp_disc_params par;
@@ -161,6 +173,7 @@ struct mp_disc {
 	u32 nr_from;
 	u32 hb_from[MP_DISC_MAX_FANOUT];
 	u64 view;
+	u32 beats;
 };
 
 /**

@@ -138,6 +138,7 @@ void mp_disc_ranks(struct mp_disc *d)
 	d->nr_to = 0;
 	d->nr_from = 0;
 	d->rank = 0;
+	d->beats = 0;	/* a new pool's first heartbeat is a beacon */
 	for (i = 0; i < d->nr_pool; i++) {
 		if (d->pool[i].lost)
 			continue;

@@ -8,7 +8,8 @@
 # other and every one reaches every other one over the data path. In the
 # formed, idle pool each member sends its heartbeats to log2(4) = 2 others
 # per hb_interval and gets 2: about 4 frames a second each way (the
-# broadcast heartbeats sent 2 and received 6). Then host 3 leaves: the
+# broadcast heartbeats sent 2 and received 6), rank 0's beacon every 4th
+# heartbeat adding 1/2 a second. Then host 3 leaves: the
 # members it sent heartbeats to find it silent, every host forms the pool
 # with it lost, and takes it back when it returns.
 . /selftests/lib.sh

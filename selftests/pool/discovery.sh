@@ -38,7 +38,7 @@ hash_barrier() {	# TOKEN_BASE: every host meets with the hash of its view
 	sleep 2
 }
 
-case $MP_HOST in 0) tap_plan 22 ;; 1) tap_plan 24 ;; *) tap_plan 21 ;; esac
+case $MP_HOST in 0) tap_plan 26 ;; 1) tap_plan 28 ;; *) tap_plan 25 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp loads ($MP_POOL_MEM), mp_eth loads without peers=: discovery" \
 	"load_cmm_mp && load_eth"
@@ -100,5 +100,20 @@ if [ "$MP_HOST" = 2 ]; then
 		"sleep 8 && rmmod mp_eth && rmmod cmm_mp && load_cmm_mp && load_eth"
 fi
 check "pool re-formed without the duplicate: 3 devices up" wait_until 90 runtime_with 3
-check "final: pool section identical on every host" hash_barrier 3
-check "end barrier" barrier 4 120
+check "pool section identical on every host after the duplicate" hash_barrier 3
+
+# --- a partition: every device alone, then the link heals. Ranked
+# heartbeats reach members only, so pools that formed apart meet through
+# rank 0's beacon (MP_DISC_BEACON_BEATS). netem drops what eth0 sends;
+# the heal waits until 25 s after the barrier on every host, when each
+# has long been alone (barriers need the pool, so none in between).
+check "barrier before the partition" barrier 4 120
+T0=$(date +%s)
+check "partition (netem loss 100% on eth0): alone within 20 s, 1 device up" \
+	"modprobe sch_netem && tc qdisc replace dev eth0 root netem loss 100% && wait_until 20 runtime_with 1"
+sleep $((T0 + 25 - $(date +%s))) 2>/dev/null
+check "healed: the apart pools merge, runtime, 3 devices up within 30 s" \
+	"tc qdisc del dev eth0 root && wait_until 30 runtime_with 3"
+dmesg | grep 'discovery round' | tail -4 >&2
+check "final: pool section identical on every host" hash_barrier 5
+check "end barrier" barrier 6 120

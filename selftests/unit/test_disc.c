@@ -66,6 +66,9 @@ static void boot(unsigned int i, u64 chip)
 static void deliver(unsigned int from, int to, u8 op, u32 how,
 		    const struct mp_dmember *who, u32 round, u16 count);
 
+/* Every frame between devices is lost (each is alone on its link). */
+static bool isolated;
+
 /* The header's offset of the heartbeats tick() is sending (their view). */
 static u64 hb_view;
 
@@ -75,7 +78,8 @@ static void rcv(unsigned int i, unsigned int from, u32 how, u8 op,
 	struct mp_disc_tx tx = { 0 };
 
 	/* a device not booted (a stranger of a test) hears nothing */
-	if (link_down[i] || link_down[from] || !dev[i].d.self.chip_id)
+	if (link_down[i] || link_down[from] || isolated ||
+	    !dev[i].d.self.chip_id)
 		return;
 	assert_int_equal(mp_disc_rcv(&dev[i].d, op, dev[from].d.self.mac,
 				     how, how & MP_DISC_RX_HB ? hb_view : 0,
@@ -172,6 +176,7 @@ static void reset(void)
 	memset(dev, 0, sizeof(dev));
 	memset(link_down, 0, sizeof(link_down));
 	memset(beat_lost, 0, sizeof(beat_lost));
+	isolated = false;
 	nr_hb_sent = 0;
 	now = 1000 * MS;
 	nr_proxy_sent = 0;
@@ -777,10 +782,41 @@ static void test_ranks_lost(void **state)
 	assert_same_pool(5, 2);
 }
 
+/*
+ * Devices whose first rounds heard nobody (their links came up late, or a
+ * partition) each form a pool alone; ranked heartbeats go to members
+ * only, so without rank 0's broadcast beacon they would stay apart for
+ * good. Once frames flow, the pools merge into one within a few
+ * heartbeat intervals, and the merged pool keeps its beacon rare.
+ */
+static void test_apart_pools_merge(void **state)
+{
+	unsigned int i;
+
+	reset();
+	isolated = true;
+	for (i = 0; i < 3; i++)
+		boot(i, 0x10 * (i + 1));
+	run(2000);
+	for (i = 0; i < 3; i++) {
+		assert_true(dev[i].formed);
+		assert_int_equal(dev[i].t.nr_devs, 1);
+	}
+	isolated = false;
+	run(MP_DISC_BEACON_BEATS * 500 + 3000);
+	assert_same_pool(3, dev[0].d.round);
+	assert_true(dev[0].d.round > 1);
+	/* one pool: rank 0's beacon starts no further round */
+	i = dev[0].d.round;
+	run(10 * MP_DISC_BEACON_BEATS * 500);
+	assert_same_pool(3, i);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_rejects),
+		cmocka_unit_test(test_apart_pools_merge),
 		cmocka_unit_test(test_form),
 		cmocka_unit_test(test_rcv_rejects),
 		cmocka_unit_test(test_rounds),
