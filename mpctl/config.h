@@ -58,6 +58,8 @@ int mpctl_config_load(struct mpctl_config *c, const char *path, char *err,
 void mpctl_config_free(struct mpctl_config *c);
 const struct mpctl_config_seg *mpctl_config_find(const struct mpctl_config *c,
 						 uint32_t id);
+int mpctl_config_iomem_check(const struct mpctl_config *c, const char *iomem,
+			     char *why, size_t len);
 const char *mpctl_zone_name(enum mpctl_zone zone);
 
 #endif /* _MPCTL_CONFIG_H */

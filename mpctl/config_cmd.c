@@ -26,6 +26,7 @@ struct cfg_args {
 	const char *path;
 	const char *segment;	/* --segment: mp0.N or a pool-wide number */
 	bool parse_only;
+	bool device;		/* check-config --device */
 	unsigned int jflags;
 	struct mpctl_config cfg;
 };
@@ -347,6 +348,100 @@ static struct json_object *config_json(struct cfg_args *a)
 	return o;
 }
 
+/*
+ * check-config --device: exit status for systemd's ExecCondition=, which
+ * skips the unit on 1-254 and fails it on 255.
+ */
+#define CFG_EXIT_DEVICE_ERROR	255
+
+/* /proc/iomem (or $MPCTL_IOMEM, for the tests), NUL-terminated; NULL. */
+static char *read_iomem(void)
+{
+	const char *path = getenv("MPCTL_IOMEM");
+	size_t len = 0, room = 16384, n;
+	char *buf = malloc(room), *big;
+	FILE *f;
+
+	f = fopen(path && *path ? path : "/proc/iomem", "r");
+	if (!f || !buf)
+		goto fail;
+	while ((n = fread(buf + len, 1, room - 1 - len, f)) > 0) {
+		len += n;
+		if (len < room - 1)
+			continue;
+		if (room >= (1 << 22))
+			break;
+		big = realloc(buf, room * 2);
+		if (!big)
+			goto fail;
+		buf = big;
+		room *= 2;
+	}
+	if (ferror(f))
+		goto fail;
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+fail:
+	if (f)
+		fclose(f);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * Does this host have the pool device the file names? Yes when cmm_mp is
+ * loaded (apply-config then reports any mismatch itself) or when [pool]
+ * mem= lies in memory memmap= reserved; no without mem=, or when that
+ * range is System RAM, another region or nothing: a host of a fleet that
+ * shares the file but not the reservation boots with the unit skipped.
+ */
+static int check_device(struct cfg_args *a)
+{
+	struct json_object *o = json_object_new_object();
+	char why[MPCTL_CONFIG_ERR_MAX];
+	char *iomem = NULL;
+	int present;
+
+	if (!o)
+		goto nomem;
+	if (module_loaded("cmm_mp")) {
+		present = 1;
+		snprintf(why, sizeof(why), "cmm_mp is loaded");
+	} else if (!a->cfg.has_mem) {
+		present = 0;
+		snprintf(why, sizeof(why),
+			 "cmm_mp is not loaded and [pool] has no mem=: no pool device to set up");
+	} else {
+		iomem = read_iomem();
+		if (!iomem) {
+			json_object_put(o);
+			mpctl_fail(a->cmd, "/proc/iomem", "%s", strerror(errno));
+			return CFG_EXIT_DEVICE_ERROR;
+		}
+		present = mpctl_config_iomem_check(&a->cfg, iomem, why,
+						   sizeof(why));
+		free(iomem);
+		if (present < 0) {
+			json_object_put(o);
+			mpctl_fail(a->cmd, "/proc/iomem", "%s", why);
+			return CFG_EXIT_DEVICE_ERROR;
+		}
+	}
+	json_object_object_add(o, "config", json_object_new_string(a->path));
+	json_object_object_add(o, "device", json_object_new_boolean(present));
+	json_object_object_add(o, "reason", json_object_new_string(why));
+	if (mpctl_print_json(o, true))
+		goto nomem;
+	if (!present)
+		fprintf(stderr, "mpctl: %s: no pool device on this host: %s\n",
+			a->cmd, why);
+	return present ? MPCTL_EXIT_OK : MPCTL_EXIT_FAIL;
+nomem:
+	mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	return CFG_EXIT_DEVICE_ERROR;
+}
+
 static int check(struct cfg_args *a, struct mp_ctx *ctx)
 {
 	struct json_object *o, *drift;
@@ -616,7 +711,10 @@ static const struct util_cmd check_cmd = {
 	.about =
 "Compare the running pool with the configuration file and print the\n"
 "result as one JSON object: \"in_sync\" and the list of differences under\n"
-"\"drift\". Exits 1 when the state differs, so it can be used as a check.\n",
+"\"drift\". Exits 1 when the state differs, so it can be used as a check.\n"
+"With --device, only whether this host has the pool device the file names\n"
+"(cmm_mp loaded, or [pool] mem= in memory memmap= reserved): exit 0 yes,\n"
+"1 no, 255 on errors, as systemd's ExecCondition= takes it.\n",
 };
 
 /* The forms segment_id() takes, checked before anything is read. */
@@ -649,6 +747,8 @@ static int config_cmd(struct mp_ctx *ctx, int argc, char **argv,
 		CFG_OPT_CONFIG(&a->path),
 		OPT_BOOLEAN('p', "parse-only", &a->parse_only,
 			    "only check the file: print it as JSON, touch nothing"),
+		OPT_BOOLEAN('d', "device", &a->device,
+			    "only tell whether this host has the pool device: exit 0 yes, 1 no, 255 on errors"),
 		MPCTL_OPT_HUMAN(&a->jflags),
 		OPT_END(),
 	};
@@ -667,12 +767,18 @@ static int config_cmd(struct mp_ctx *ctx, int argc, char **argv,
 		return mpctl_usage_error(a->cmd,
 					 "--segment '%s' is neither a device's segment (mp0.N) nor a number",
 					 a->segment);
+	if (a->device && a->parse_only)
+		return mpctl_usage_error(a->cmd,
+					 "--device and --parse-only exclude each other");
 	rc = mpctl_config_load(&a->cfg, a->path, err, sizeof(err));
 	if (rc) {
 		mpctl_config_free(&a->cfg);
-		return mpctl_fail(a->cmd, NULL, "%s", err);
+		rc = mpctl_fail(a->cmd, NULL, "%s", err);
+		return a->device ? CFG_EXIT_DEVICE_ERROR : rc;
 	}
-	if (!a->apply)
+	if (a->device)
+		rc = check_device(a);
+	else if (!a->apply)
 		rc = check(a, ctx);
 	else
 		rc = a->segment ? apply_one(a, ctx) : apply(a, ctx);

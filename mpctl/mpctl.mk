@@ -2,7 +2,7 @@
 # build tree through its rpath ($ORIGIN/../libmp).
 
 MPCTL_SRCS	:= $(addprefix mpctl/,mpctl.c args.c json.c list.c online.c \
-		   monitor.c config.c config_cmd.c stats.c dvm.c key.c \
+		   monitor.c config.c config_cmd.c config_probe.c stats.c dvm.c key.c \
 		   repair.c)
 MPCTL_OBJS	:= $(patsubst mpctl/%.c,$(B)/mpctl/%.o,$(MPCTL_SRCS))
 

@@ -6,8 +6,8 @@
 # --image install overlays that tree on the guest image): modules in
 # /lib/modules/KVER/updates found by modprobe, the installed mpctl and
 # libmp, the shipped config and cmm-mp.service. The guest has no systemd,
-# so "boot" runs what the unit would: its ExecStart= lines, read from the
-# installed unit file. Then the configured segments must be online in
+# so "boot" runs what the unit would: its ExecCondition= and ExecStart=
+# lines, read from the installed unit file. Then the configured segments must be online in
 # their zones, check-config in sync, and a segment offlined by hand drift.
 . /selftests/lib.sh
 
@@ -17,11 +17,22 @@ S=/sys/class/cmm_mp/mp0/segments
 SEG_KB=$((128 * 1024))
 KVER=$(uname -r)
 
-# What systemd does with the unit at boot: its condition, then every
-# ExecStart= in order ('-' prefix: failure ignored), stopping at a failure.
+# What systemd does with the unit at boot: its condition, its
+# ExecCondition= commands (exit 1-254 skips the unit, 255 fails it; their
+# output goes to the journal, here /tmp/cond.out), then every ExecStart=
+# in order ('-' prefix: failure ignored), stopping at a failure.
 unit_start() {
 	cond=$(sed -n 's/^ConditionPathExists=//p' $UNIT)
 	[ -z "$cond" ] || [ -e "$cond" ] || { echo "condition $cond not met"; return 0; }
+	sed -n 's/^ExecCondition=//p' $UNIT > /tmp/execcond
+	while read -r line; do
+		eval "$line" > /tmp/cond.out 2>&1
+		rc=$?
+		[ $rc = 0 ] && continue
+		[ $rc -lt 255 ] || { cat /tmp/cond.out; return 1; }
+		echo "skipped: ExecCondition exited $rc"
+		return 0
+	done < /tmp/execcond
 	sed -n 's/^ExecStart=//p' $UNIT > /tmp/execstart
 	[ -s /tmp/execstart ] || { echo "no ExecStart= in $UNIT"; return 1; }
 	while read -r line; do
@@ -48,8 +59,8 @@ check "the unit's ExecStart runs the installed mpctl apply-config" \
 	"grep -q '^ExecStart=/usr/bin/mpctl apply-config --config $CONF\$' $UNIT"
 
 # First boot with the config as shipped: nothing configured, nothing done.
-check "boot with the shipped config: unit succeeds, does nothing" \
-	"unit_start && ! grep -q '^cmm_mp ' /proc/modules"
+check "boot with the shipped config: unit skipped by its ExecCondition (no device configured), does nothing" \
+	"unit_start > /tmp/u0 && grep -q '^skipped: ExecCondition exited 1' /tmp/u0 && grep -q '\"device\":false' /tmp/cond.out && ! grep -q '^cmm_mp ' /proc/modules"
 
 # The administrator describes the pool (the same range vmrun reserved).
 cat > $CONF <<EOC

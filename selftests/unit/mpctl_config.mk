@@ -2,7 +2,7 @@
 UNIT_TESTS += $(B)/unit/test_mpctl_config
 
 $(B)/unit/test_mpctl_config: selftests/unit/test_mpctl_config.c \
-		mpctl/config.c mpctl/config.h mpctl/args.c mpctl/args.h \
+		mpctl/config.c mpctl/config_probe.c mpctl/config.h mpctl/args.c mpctl/args.h \
 		kernel/common/mp_seg.c kernel/common/mp_seg.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) -Impctl $(CFLAGS) $(WFLAGS) -o $@ \

@@ -291,6 +291,73 @@ static void test_load(void **state)
 	mpctl_config_free(&c);
 }
 
+/* /proc/iomem of a guest whose top 512 MiB memmap= reserved, as root. */
+static const char iomem[] =
+	"00000000-00000fff : Reserved\n"
+	"00001000-0009fbff : System RAM\n"
+	"00100000-5fffffff : System RAM\n"
+	"  01000000-01e00fff : Kernel code\n"
+	"  60000000-7fffffff : nested, not top-level\n"
+	"60000000-7fffffff : Reserved\n"
+	"  60000000-7fffffff : cmm_mp\n"
+	"80000000-8fffffff : Persistent Memory (legacy)\n"
+	"90000000-bffdffff : System RAM\n"
+	"fec00000-fec003ff : IOAPIC 0";
+
+/* mpctl_config_iomem_check() for a config of mem = @mem. */
+static int probe(const char *mem, const char *text, char *why)
+{
+	char conf[128], err[MPCTL_CONFIG_ERR_MAX];
+	struct mpctl_config c;
+	int rc;
+
+	snprintf(conf, sizeof(conf), "[pool]\nmem = %s\n", mem);
+	assert_int_equal(parse(&c, conf, err), 0);
+	rc = mpctl_config_iomem_check(&c, text, why, MPCTL_CONFIG_ERR_MAX);
+	mpctl_config_free(&c);
+	return rc;
+}
+
+/*
+ * check-config --device: the range must lie in one top-level region
+ * memmap= reserved; System RAM, a range across regions, nothing there,
+ * hidden addresses (not root) and a config without mem= are told apart.
+ */
+static void test_iomem_check(void **state)
+{
+	char why[MPCTL_CONFIG_ERR_MAX], err[MPCTL_CONFIG_ERR_MAX];
+	struct mpctl_config c;
+
+	assert_int_equal(probe("512M$0x60000000", iomem, why), 1);
+	assert_string_equal(why, "Reserved 60000000-7fffffff");
+	assert_int_equal(probe("128M$0x70000000", iomem, why), 1);
+	assert_int_equal(probe("256M!0x80000000", iomem, why), 1);
+	assert_string_equal(why, "Persistent Memory (legacy) 80000000-8fffffff");
+	/* System RAM: never the pool's */
+	assert_int_equal(probe("512M$0x90000000", iomem, why), 0);
+	assert_string_equal(why, "mem=512M$0x90000000 is not memory reserved for the pool (memmap=): it meets 'System RAM' at 90000000-bffdffff");
+	/* half reserved, half RAM */
+	assert_int_equal(probe("1G$0x40000000", iomem, why), 0);
+	assert_string_equal(why, "mem=1G$0x40000000 is not memory reserved for the pool (memmap=): it meets 'System RAM' at 100000-5fffffff");
+	/* across two reserved regions */
+	assert_int_equal(probe("1G$0x60000000", iomem, why), 0);
+	assert_int_equal(probe("256M$0x100000000", iomem, why), 0);
+	assert_string_equal(why, "mem=256M$0x100000000 is not memory reserved for the pool (memmap=): no memory there");
+	assert_int_equal(probe("512M$0x60000000",
+			       "00000000-00000000 : Reserved\n"
+			       "00000000-00000000 : System RAM\n", why),
+			 -EPERM);
+	assert_int_equal(probe("512M$0x60000000", "", why), -EPERM);
+	/* garbage lines are skipped, not trusted */
+	assert_int_equal(probe("512M$0x60000000",
+			       "zz-yy : Reserved\n60000000 : Reserved\n"
+			       "60000000-7fffffff : Reserved", why), 1);
+	assert_int_equal(parse(&c, "# nothing configured\n", err), 0);
+	assert_int_equal(mpctl_config_iomem_check(&c, iomem, why, sizeof(why)),
+			 -EINVAL);
+	mpctl_config_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_seglists),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_iomem_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -215,6 +215,46 @@ ok $? "mpctl help list"
 run help frob
 [ "$rc" = 2 ] && [ "$err" = "mpctl: unknown command 'frob' (see 'mpctl --help')" ]
 ok $? "mpctl help frob: usage error"
+# check-config --device: systemd's ExecCondition= (0 run the unit, 1 skip
+# it, 255 fail it), against a fake /proc/iomem
+printf '%s\n' '00100000-6fffffff : System RAM' '70000000-8fffffff : Reserved' \
+	'90000000-bfffffff : System RAM' > "$tmp/iomem"
+export MPCTL_IOMEM="$tmp/iomem"
+had_cmm_mp=; [ -d "$MP_SYSFS_ROOT/module/cmm_mp" ] && had_cmm_mp=1
+mv "$MP_SYSFS_ROOT/module/cmm_mp" "$tmp/cmm_mp.module" 2>/dev/null
+conf '[pool]' 'mem = 512M$0x70000000'
+run check-config -c "$CONF" --device
+[ "$rc" = 0 ] && [ -z "$err" ] &&
+	jq_is 'd' '{"config":"'"$CONF"'","device":true,"reason":"Reserved 70000000-8fffffff"}'
+ok $? "check-config --device: mem= reserved by memmap=: exit 0"
+conf '[pool]' 'mem = 512M$0x90000000'
+run check-config -c "$CONF" -d
+[ "$rc" = 1 ] && jq_is 'd["device"]' 'false' &&
+	[ "$err" = "mpctl: check-config: no pool device on this host: mem=512M\$0x90000000 is not memory reserved for the pool (memmap=): it meets 'System RAM' at 90000000-bfffffff" ]
+ok $? "check-config --device: mem= in System RAM: exit 1, says why"
+conf '# nothing configured'
+run check-config -c "$CONF" -d
+[ "$rc" = 1 ] && jq_is 'd["device"]' 'false'
+ok $? "check-config --device: no mem= and no cmm_mp (the shipped file): exit 1"
+mkdir -p "$MP_SYSFS_ROOT/module/cmm_mp"
+run check-config -c "$CONF" -d
+[ "$rc" = 0 ] && jq_is 'd["reason"]' '"cmm_mp is loaded"'
+ok $? "check-config --device: cmm_mp loaded: exit 0"
+rm -rf "$MP_SYSFS_ROOT/module/cmm_mp"
+run check-config -c "$tmp/absent.conf" -d
+[ "$rc" = 255 ] && [ -z "$out" ] && [ -n "$err" ]
+ok $? "check-config --device: unreadable file: exit 255 (fails the unit)"
+conf '[pool]' 'mem = 512M$0x70000000'
+MPCTL_IOMEM="$tmp/absent"
+run check-config -c "$CONF" -d
+[ "$rc" = 255 ] && [ -z "$out" ]
+ok $? "check-config --device: unreadable /proc/iomem: exit 255"
+run check-config -c "$CONF" -d -p
+[ "$rc" = 2 ]
+ok $? "check-config --device --parse-only: usage error"
+unset MPCTL_IOMEM
+[ -z "$had_cmm_mp" ] || mv "$tmp/cmm_mp.module" "$MP_SYSFS_ROOT/module/cmm_mp"
+
 run apply-config extra
 [ "$rc" = 2 ] && [ "$err" = "mpctl: apply-config: unexpected argument 'extra' (see 'mpctl apply-config --help')" ]
 ok $? "apply-config: usage error"
