@@ -748,7 +748,7 @@ static int config_cmd(struct mp_ctx *ctx, int argc, char **argv,
 		OPT_BOOLEAN('p', "parse-only", &a->parse_only,
 			    "only check the file: print it as JSON, touch nothing"),
 		OPT_BOOLEAN('d', "device", &a->device,
-			    "only tell whether this host has the pool device: exit 0 yes, 1 no, 255 on errors"),
+			    "is the pool device here? exit 0 yes, 1 no, 255 on errors"),
 		MPCTL_OPT_HUMAN(&a->jflags),
 		OPT_END(),
 	};

@@ -17,6 +17,8 @@
 
 #include "config.h"
 
+#define NOT_RESERVED "is not memory reserved for the pool (memmap=)"
+
 /* One line of /proc/iomem: "START-END : NAME", nested ones indented. */
 static bool iomem_line(const char *line, size_t len, uint64_t *start,
 		       uint64_t *end, const char **name, size_t *name_len)
@@ -93,8 +95,8 @@ int mpctl_config_iomem_check(const struct mpctl_config *c, const char *iomem,
 					 (int)name_len, name, start, end);
 				return 1;
 			}
-			snprintf(why, len,
-				 "mem=%s is not memory reserved for the pool (memmap=): it meets '%.*s' at %" PRIx64 "-%" PRIx64,
+			snprintf(why, len, "mem=%s " NOT_RESERVED
+				 ": it meets '%.*s' at %" PRIx64 "-%" PRIx64,
 				 c->mem, (int)name_len, name, start, end);
 			return 0;
 		}
@@ -105,8 +107,6 @@ int mpctl_config_iomem_check(const struct mpctl_config *c, const char *iomem,
 		snprintf(why, len, "the addresses in /proc/iomem are hidden (not root)");
 		return -EPERM;
 	}
-	snprintf(why, len,
-		 "mem=%s is not memory reserved for the pool (memmap=): no memory there",
-		 c->mem);
+	snprintf(why, len, "mem=%s " NOT_RESERVED ": no memory there", c->mem);
 	return 0;
 }

@@ -304,6 +304,8 @@ static const char iomem[] =
 	"90000000-bffdffff : System RAM\n"
 	"fec00000-fec003ff : IOAPIC 0";
 
+#define NOT_RESERVED "is not memory reserved for the pool (memmap=): "
+
 /* mpctl_config_iomem_check() for a config of mem = @mem. */
 static int probe(const char *mem, const char *text, char *why)
 {
@@ -332,17 +334,21 @@ static void test_iomem_check(void **state)
 	assert_string_equal(why, "Reserved 60000000-7fffffff");
 	assert_int_equal(probe("128M$0x70000000", iomem, why), 1);
 	assert_int_equal(probe("256M!0x80000000", iomem, why), 1);
-	assert_string_equal(why, "Persistent Memory (legacy) 80000000-8fffffff");
+	assert_string_equal(why,
+			    "Persistent Memory (legacy) 80000000-8fffffff");
 	/* System RAM: never the pool's */
 	assert_int_equal(probe("512M$0x90000000", iomem, why), 0);
-	assert_string_equal(why, "mem=512M$0x90000000 is not memory reserved for the pool (memmap=): it meets 'System RAM' at 90000000-bffdffff");
+	assert_string_equal(why, "mem=512M$0x90000000 " NOT_RESERVED
+			    "it meets 'System RAM' at 90000000-bffdffff");
 	/* half reserved, half RAM */
 	assert_int_equal(probe("1G$0x40000000", iomem, why), 0);
-	assert_string_equal(why, "mem=1G$0x40000000 is not memory reserved for the pool (memmap=): it meets 'System RAM' at 100000-5fffffff");
+	assert_string_equal(why, "mem=1G$0x40000000 " NOT_RESERVED
+			    "it meets 'System RAM' at 100000-5fffffff");
 	/* across two reserved regions */
 	assert_int_equal(probe("1G$0x60000000", iomem, why), 0);
 	assert_int_equal(probe("256M$0x100000000", iomem, why), 0);
-	assert_string_equal(why, "mem=256M$0x100000000 is not memory reserved for the pool (memmap=): no memory there");
+	assert_string_equal(why, "mem=256M$0x100000000 " NOT_RESERVED
+			    "no memory there");
 	assert_int_equal(probe("512M$0x60000000",
 			       "00000000-00000000 : Reserved\n"
 			       "00000000-00000000 : System RAM\n", why),
