@@ -98,6 +98,9 @@ struct mp_seg {
  * @first_seg: pool-wide number of our segment 0 (PAMT), under @lock
  * @pamt: the pool map of the current generation, valid in
  *	CMM_MP_POOL_RUNTIME; under @lock
+ * @map_seq: counts the changes of @pool_state, @first_seg and @pamt,
+ *	never 0: a netlink dump that spans one sees its numbers change
+ *	(NLM_F_DUMP_INTR, netlink.c); under @lock
  * @remote: struct mp_remote of the segments mapped on this host as
  *	/dev/mps or /dev/mpb, by pool-wide segment number; changed under
  *	@lock (remote.c)
@@ -124,6 +127,7 @@ struct mp_dev {
 	u32 pool_state;
 	u32 first_seg;
 	struct mp_pamt pamt;
+	u32 map_seq;
 	struct xarray remote;
 };
 

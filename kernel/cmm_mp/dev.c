@@ -174,6 +174,7 @@ struct mp_dev *mp_dev_create_range(const struct mp_range *r,
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&d->lock);
+	d->map_seq = 1;
 	xa_init(&d->remote);
 	spin_lock_init(&d->mem_lock);
 	INIT_LIST_HEAD(&d->zero_list);

@@ -120,8 +120,11 @@ static int __mp_nl_dev_get_dumpit(struct sk_buff *skb,
 	if (!d)
 		return 0;
 	mutex_lock(&d->lock);
+	cb->seq = d->map_seq;
 	n = mp_pool_runtime(d) ? d->pamt.nr_devs : d->id + 1;
 	for (i = cb->args[0]; i < n; i++) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)skb_tail_pointer(skb);
+
 		if (!mp_pool_runtime(d) && i != d->id)
 			continue;
 		if (i == d->id)
@@ -133,6 +136,7 @@ static int __mp_nl_dev_get_dumpit(struct sk_buff *skb,
 					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (ret)
 			break;
+		nl_dump_check_consistent(cb, nlh);
 	}
 	mutex_unlock(&d->lock);
 	cb->args[0] = i;
@@ -180,7 +184,29 @@ static int mp_nl_seg_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return mp_nl_reply_seg(info, s, CMM_MP_CMD_SEG_GET);
 }
 
-/* Every segment of the pool by pool-wide id; local ones outside RUNTIME. */
+/*
+ * The pool-wide ids a segment dump covers as the pool is now: up to the
+ * returned end, from *@i on (our own first one outside RUNTIME).
+ */
+static u32 mp_nl_seg_range(struct mp_dev *d, u32 *i)
+{
+	if (mp_pool_runtime(d))
+		return d->pamt.nr_segs;
+	*i = max(*i, d->first_seg);
+	return d->first_seg + d->geo.nr_segs;
+}
+
+/*
+ * Every segment of the pool by pool-wide id; local ones outside RUNTIME.
+ *
+ * A dump spans many calls, with d->lock dropped between them and inside
+ * one (mp_seg_remote_holders()). Ids are pool-wide: a new pool map
+ * meanwhile renumbers the segments not yet sent. cb->seq is the map's
+ * count (d->map_seq), so the first message under another map, or the
+ * NLMSG_DONE, carries NLM_F_DUMP_INTR; libmp starts the dump again or
+ * says the list is not of one pool (libmp/nl.c). The dump goes on under
+ * the new map rather than end early: a cut list is never a whole one.
+ */
 static int __mp_nl_seg_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
@@ -192,27 +218,37 @@ static int __mp_nl_seg_get_dumpit(struct sk_buff *skb,
 	if (!d)
 		return 0;
 	mutex_lock(&d->lock);
-	n = mp_pool_runtime(d) ? d->pamt.nr_segs :
-	    d->first_seg + d->geo.nr_segs;
-	if (cb->args[0] < d->first_seg && !mp_pool_runtime(d))
-		cb->args[0] = d->first_seg;
-	for (i = cb->args[0]; i < n; i++) {
+	cb->seq = d->map_seq;
+	i = cb->args[0];
+	n = mp_nl_seg_range(d, &i);
+	while (i < n) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)skb_tail_pointer(skb);
+
 		if (mp_seg_find(d, i, &s) == -EREMOTE) {
 			u32 sharers, owner = mp_seg_remote_holders(d, i, &sharers);
 
-			/* the pool may have changed meanwhile */
-			if (mp_seg_find(d, i, &s) != -EREMOTE)
-				break;
+			if (cb->seq != d->map_seq) {
+				/* a new map while unlocked: @i again under it */
+				cb->seq = d->map_seq;
+				n = mp_nl_seg_range(d, &i);
+				continue;
+			}
 			ret = mp_nl_fill_rseg(skb, d, i, owner, sharers,
 					      CMM_MP_CMD_SEG_GET,
 					      NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
-		} else if (s)
+		} else if (s) {
 			ret = mp_nl_fill_seg(skb, s, CMM_MP_CMD_SEG_GET,
 					     NETLINK_CB(cb->skb).portid,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		} else {
+			i++;	/* not listed in this pool state */
+			continue;
+		}
 		if (ret)
 			break;
+		nl_dump_check_consistent(cb, nlh);
+		i++;
 	}
 	mutex_unlock(&d->lock);
 	cb->args[0] = i;

@@ -33,8 +33,11 @@ void mp_pool_notifier_unregister(struct notifier_block *nb)
 	blocking_notifier_chain_unregister(&mp_pool_notifier, nb);
 }
 
+/* Called with d->lock held, after any change of the pool map. */
 static void mp_pool_changed(struct mp_dev *d)
 {
+	/* 0 would read as "no dump sequence" (nl_dump_check_consistent()) */
+	d->map_seq = d->map_seq + 1 ? d->map_seq + 1 : 1;
 	blocking_notifier_call_chain(&mp_pool_notifier, 0, d);
 }
 
