@@ -105,8 +105,15 @@ int mp_device_update(struct mp_ctx *ctx, struct nlattr **tb, void *arg)
 {
 	struct mp_device tmp, *dev;
 	ssize_t pos;
+	size_t i;
 	int rc;
 
+	if (!tb) {
+		/* the dump starts again: only what it lists then is present */
+		for (i = 0; i < ctx->devs.nr; i++)
+			((struct mp_device *)ctx->devs.v[i])->seen = false;
+		return 0;
+	}
 	rc = mp_device_parse(tb, &tmp);
 	if (rc)
 		return mp_set_error(ctx, rc, "malformed device message");

@@ -140,7 +140,12 @@ ssize_t mp_objvec_find(struct mp_objvec *ov, uint32_t id,
 int mp_objvec_insert(struct mp_objvec *ov, size_t pos, void *obj);
 void mp_objvec_free(struct mp_objvec *ov, void (*free_obj)(void *));
 
-/* nl.c */
+/*
+ * nl.c: a parse function gets each answer's attributes in @tb. For a dump
+ * the kernel reported changed under it (NLM_F_DUMP_INTR) it is called with
+ * @tb NULL before the dump starts again: it forgets what it was handed,
+ * or returns a negative errno (recorded in @ctx) to end the request.
+ */
 typedef int (*mp_nl_parse_fn)(struct mp_ctx *ctx, struct nlattr **tb,
 			      void *arg);
 int mp_nl_connect(struct mp_ctx *ctx);

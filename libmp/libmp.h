@@ -933,10 +933,13 @@ typedef int (*cmmmp_segment_fn)(struct mp_segment *seg, void *arg);
  * does not grow with the pool, and the caller can print each segment as
  * it comes. The devices are read first (cmmmp_segment_get_device() works
  * in @fn). Unlike the iterators, a dump that fails part way has already
- * called @fn for the segments before the failure.
+ * called @fn for the segments before the failure. A new pool map during
+ * the dump (ids renumbered) starts it again while @fn was not called yet,
+ * and fails it with -EAGAIN after.
  *
- * Return: 0; the error of @fn; -ENODEV (module not loaded), -EPROTO, or
- * another negative errno (see cmmmp_get_last_error()).
+ * Return: 0; the error of @fn; -EAGAIN (the pool changed during the dump),
+ * -ENODEV (module not loaded), -EPROTO, or another negative errno (see
+ * cmmmp_get_last_error()).
  */
 int cmmmp_segment_dump(struct mp_ctx *ctx, cmmmp_segment_fn fn, void *arg);
 

@@ -199,6 +199,7 @@ struct mp_nl_req {
 	int err;		/* first error seen */
 	bool kernel;		/* ... and the kernel reported it */
 	bool done;		/* ACK, DONE or ERROR seen */
+	bool intr;		/* a dump the kernel saw change under it */
 	char msg[MP_ERRMSG_MAX];	/* extended ack message, if any */
 };
 
@@ -219,6 +220,15 @@ static int mp_nl_valid_cb(struct nl_msg *msg, void *arg)
 	 * the kernel (the rest of the dump, the ACK); report the first error.
 	 */
 	if (req->err)
+		return NL_SKIP;
+	/*
+	 * The kernel's numbering changed under the dump (a new pool map):
+	 * this message and the rest are of another state than those before.
+	 * They are read and dropped; the dump starts again.
+	 */
+	if (nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP_INTR)
+		req->intr = true;
+	if (req->intr)
 		return NL_SKIP;
 	rc = mp_nl_parse_msg(tb, nlmsg_hdr(msg));
 	if (rc)
@@ -265,6 +275,9 @@ static int mp_nl_finish_cb(struct nl_msg *msg, void *arg)
 	if (mp_nl_errmsg_parse(nlmsg_hdr(msg), &err, req->msg,
 			       sizeof(req->msg)))
 		err = -EPROTO;
+	/* changed after its last message: what came may be cut short */
+	if (nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP_INTR)
+		req->intr = true;
 	if (err) {
 		req->err = err;
 		req->kernel = true;
@@ -420,10 +433,12 @@ static int mp_nl_request_once(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		}
 		if (r == -NLE_DUMP_INTR) {
 			/* Dump finished but the kernel's list changed under it. */
-			rc = -EAGAIN;
+			req->intr = true;
 			break;
 		}
 	}
+	if (!rc && req->intr && !req->err)
+		rc = -EAGAIN;
 out_cb:
 	nl_cb_put(cb);
 out_msg:
@@ -449,6 +464,24 @@ static bool mp_nl_family_moved(struct mp_ctx *ctx, int *rc)
 		return false;	/* -ENODEV: the module is gone */
 	*rc = -ENOENT;
 	return ctx->family != old;
+}
+
+/*
+ * A dump came back interrupted (-EAGAIN, req->intr): tell @parse it starts
+ * again (mp_nl_parse_fn), if tries are left. Return: whether to retry; if
+ * not, *@rc is the error to report, recorded in @ctx.
+ */
+static bool mp_nl_dump_again(struct mp_ctx *ctx, mp_nl_parse_fn parse,
+			     void *arg, int tries, int *rc)
+{
+	if (tries > 0) {
+		*rc = parse ? parse(ctx, NULL, arg) : 0;
+		return !*rc;
+	}
+	*rc = mp_set_error(ctx, -EAGAIN,
+			   "the pool changed during each of %d dumps in a row (NLM_F_DUMP_INTR); try again",
+			   MP_NL_DUMP_RETRIES);
+	return false;
 }
 
 /**
@@ -486,8 +519,11 @@ int mp_nl_request_fill(struct mp_ctx *ctx, uint8_t cmd, bool dump,
 		rc = mp_nl_request_once(ctx, cmd, dump, fill, fill_arg, &req);
 		if (!rc)
 			rc = req.err;
-		if (rc == -EAGAIN && --tries > 0)
-			continue;
+		if (rc == -EAGAIN && req.intr) {
+			if (mp_nl_dump_again(ctx, parse, arg, --tries, &rc))
+				continue;
+			return rc;
+		}
 		if (rc == -ENOENT && req.kernel && !req.msg[0] && !moved_once) {
 			moved_once = true;
 			if (mp_nl_family_moved(ctx, &rc))

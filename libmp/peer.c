@@ -43,6 +43,11 @@ static int mp_peer_add(struct mp_ctx *ctx, struct nlattr **tb, void *arg)
 	ssize_t pos;
 	int rc;
 
+	if (!tb) {
+		/* the dump starts again: it lists every peer anew */
+		mp_objvec_free(&ctx->peers, free);
+		return 0;
+	}
 	peer = calloc(1, sizeof(*peer));
 	if (!peer)
 		return -ENOMEM;

@@ -145,7 +145,14 @@ int mp_segment_update(struct mp_ctx *ctx, struct nlattr **tb, void *arg)
 	struct mp_segment **out = arg;
 	struct mp_seg_info info;
 	struct mp_segment *seg;
+	size_t i;
 
+	if (!tb) {
+		/* the dump starts again: only what it lists then is present */
+		for (i = 0; i < ctx->segs.nr; i++)
+			((struct mp_segment *)ctx->segs.v[i])->seen = false;
+		return 0;
+	}
 	if (mp_seg_info_parse(tb, &info))
 		return mp_set_error(ctx, -EPROTO, "malformed segment message");
 	seg = mp_segment_upsert(ctx, &info);
@@ -171,11 +178,21 @@ static int mp_segment_stream(struct mp_ctx *ctx, struct nlattr **tb,
 	struct mp_seg_stream *st = arg;
 	struct mp_segment seg = { .ctx = ctx, .present = true, .seen = true };
 
+	/*
+	 * The pool map changed under the dump (a device came or went): ids
+	 * were renumbered. Before anything was handed on, the dump may start
+	 * again; after, what the caller has is of the old map and no second
+	 * dump can complete it: say so rather than hand on a list that is
+	 * cut short, or of two maps.
+	 */
+	if (!tb && !st->started)
+		return 0;
+	if (!tb)
+		return mp_set_error(ctx, -EAGAIN,
+				    "the pool changed during the list, after segment %u (NLM_F_DUMP_INTR): what came before is of the previous pool map; run it again",
+				    st->last);
 	if (mp_seg_info_parse(tb, &seg.info))
 		return mp_set_error(ctx, -EPROTO, "malformed segment message");
-	/* a dump started again (mp_nl_request()) resends what we handed on */
-	if (st->started && seg.info.id <= st->last)
-		return 0;
 	st->started = true;
 	st->last = seg.info.id;
 	return st->fn(&seg, st->arg);

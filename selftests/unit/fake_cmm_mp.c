@@ -25,6 +25,13 @@
  *                             dev_dump) on segment SEG (or *) fail with
  *                             -ERRNO and extended ack MSG; seg_dump fails
  *                             after the first segment (error in NLMSG_DONE)
+ *   FAKE_CMM_MP_DUMP_INTR=SEG[:TIMES]
+ *                             the pool map changes before segment SEG of a
+ *                             segment dump goes out, in the first TIMES
+ *                             dumps of the process (every one without
+ *                             TIMES): as in the kernel, the first message
+ *                             after the change carries NLM_F_DUMP_INTR, or
+ *                             the NLMSG_DONE when none follows
  *   FAKE_CMM_MP_BADBLOCK=N    memory block N refuses to go online
  *   FAKE_CMM_MP_AUTOONLINE=1  hot-added blocks come up online already;
  *                             =normal or =movable: and valid_zones says so
@@ -556,13 +563,15 @@ static void put_err(struct mbuf *b, struct fake_sock *s,
 }
 
 static void put_done(struct mbuf *b, struct fake_sock *s,
-		     const struct nlmsghdr *req, int err, const char *msg)
+		     const struct nlmsghdr *req, int err, const char *msg,
+		     uint16_t flags)
 {
 	size_t off;
 	int *e;
 
 	off = msg_begin(b, NLMSG_DONE,
-			NLM_F_MULTI | (msg && s->ext_ack ? NLM_F_ACK_TLVS : 0),
+			NLM_F_MULTI | flags |
+			(msg && s->ext_ack ? NLM_F_ACK_TLVS : 0),
 			req->nlmsg_seq, s->port);
 	e = mb_put(b, sizeof(int));
 	*e = err;
@@ -1054,6 +1063,32 @@ static int key_set(const struct nlattr **tb, const char **emsg)
 	return key_ids_update(op, id);
 }
 
+/*
+ * FAKE_CMM_MP_DUMP_INTR: where the pool map changes in this segment dump.
+ * Return: the segment before which it does, UINT32_MAX for nowhere.
+ */
+static uint32_t dump_intr_at(void)
+{
+	static unsigned int dumps;
+	static char last[32];	/* a new setting counts its dumps anew */
+	const char *v = getenv("FAKE_CMM_MP_DUMP_INTR");
+	unsigned int seg, times;
+	int n;
+
+	if (!v || !*v) {
+		last[0] = '\0';
+		return UINT32_MAX;
+	}
+	if (strcmp(v, last)) {
+		snprintf(last, sizeof(last), "%s", v);
+		dumps = 0;
+	}
+	n = sscanf(v, "%u:%u", &seg, &times);
+	if (n < 1 || (n == 2 && dumps++ >= times))
+		return UINT32_MAX;
+	return seg;
+}
+
 /* One cmm_mp request: answer into @b; return the error to NLMSG_ERROR. */
 static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 			 const char **emsg)
@@ -1063,6 +1098,7 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
 	bool dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	uint32_t id, i, mode, mirror, other;
+	bool flagged = false;
 	struct fake_pool p;
 	int rc;
 
@@ -1113,7 +1149,7 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 				nlh->nlmsg_seq, s->port);
 		}
 		deliver(fd, b);
-		put_done(b, s, nlh, rc, *emsg);
+		put_done(b, s, nlh, rc, *emsg, 0);
 		return 1;
 	case CMM_MP_CMD_SEG_GET:
 		if (!dump) {
@@ -1129,9 +1165,12 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 			return 0;
 		}
 		/* Two segments per datagram: exercises multi-part reads. */
+		other = dump_intr_at();
 		for (i = 0; i < nr_segs(&p); i++) {
-			put_seg(b, &p, i, g->cmd, NLM_F_MULTI, nlh->nlmsg_seq,
-				s->port);
+			put_seg(b, &p, i, g->cmd, NLM_F_MULTI |
+				(i == other ? NLM_F_DUMP_INTR : 0),
+				nlh->nlmsg_seq, s->port);
+			flagged |= i == other;
 			rc = injected("seg_dump", i, emsg);
 			if (rc)
 				break;
@@ -1139,7 +1178,8 @@ static int handle_cmm_mp(int fd, struct mbuf *b, const struct nlmsghdr *nlh,
 				deliver(fd, b);
 		}
 		deliver(fd, b);
-		put_done(b, s, nlh, rc, *emsg);
+		put_done(b, s, nlh, rc, *emsg,
+			 other != UINT32_MAX && !flagged ? NLM_F_DUMP_INTR : 0);
 		return 1;
 	case CMM_MP_CMD_SEG_ONLINE:
 	case CMM_MP_CMD_SEG_OFFLINE:
@@ -1307,7 +1347,7 @@ static void handle(int fd, const unsigned char *data, size_t len)
 
 		if (rc == 2) {
 			/* A controller dump: end it. */
-			put_done(b, s, nlh, 0, NULL);
+			put_done(b, s, nlh, 0, NULL, 0);
 		} else if (rc < 0) {
 			b->len = 0;
 			put_err(b, s, nlh, rc, emsg);

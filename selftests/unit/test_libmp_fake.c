@@ -35,7 +35,7 @@ static const char *const fake_env[] = {
 	"FAKE_CMM_MP_FAIL", "FAKE_CMM_MP_BADBLOCK", "FAKE_CMM_MP_AUTOONLINE",
 	"FAKE_CMM_MP_NOTROOT", "FAKE_CMM_MP_FAMILY", "FAKE_CMM_MP_NOBACKEND",
 	"FAKE_CMM_MP_KEYLOG", "FAKE_CMM_MP_NO_MEMMAP", "FAKE_CMM_MP_LOST",
-	"FAKE_CMM_MP_REQLOG",
+	"FAKE_CMM_MP_REQLOG", "FAKE_CMM_MP_DUMP_INTR",
 };
 
 static int setup(void **state)
@@ -526,6 +526,99 @@ static void test_segment_dump(void **state)
 	assert_non_null(cmmmp_segment_get_by_id(f->ctx, 3));
 }
 
+/* cmmmp_segment_dump() under a pool that changes: every id handed on once */
+struct dump_ids {
+	uint32_t n;
+	uint32_t times[64];	/* how often each id was handed on */
+	bool in_order;
+};
+
+static int dump_id(struct mp_segment *seg, void *arg)
+{
+	struct dump_ids *d = arg;
+	uint32_t id = cmmmp_segment_get_id(seg);
+
+	if (id >= ARRAY_SIZE(d->times))
+		return -EBADMSG;
+	d->in_order &= id == d->n;
+	d->times[id]++;
+	d->n++;
+	return 0;
+}
+
+static bool dump_each_once(const struct dump_ids *d, uint32_t nr)
+{
+	uint32_t i, want;
+
+	for (i = 0; i < ARRAY_SIZE(d->times); i++) {
+		want = i < nr;
+		if (d->times[i] != want)
+			return false;
+	}
+	return d->n == nr && d->in_order;
+}
+
+/*
+ * The kernel flags a dump that the pool map changed under with
+ * NLM_F_DUMP_INTR (kernel/cmm_mp/netlink.c): a list is then started again
+ * while nothing was handed on, else refused; never cut short or of two maps.
+ */
+static void test_dump_intr(void **state)
+{
+	struct fixture *f = *state;
+	struct dump_ids d;
+
+	setenv("FAKE_CMM_MP_DEVS", "2", 1);	/* 8 segments */
+	/* changed before the first segment, once: started again, whole */
+	setenv("FAKE_CMM_MP_DUMP_INTR", "0:1", 1);
+	memset(&d, 0, sizeof(d));
+	d.in_order = true;
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_id, &d), 0);
+	assert_true(dump_each_once(&d, 8));
+
+	/* changed before segment 3: 0-2 are of the old map; said so */
+	setenv("FAKE_CMM_MP_DUMP_INTR", "3:1", 1);
+	memset(&d, 0, sizeof(d));
+	d.in_order = true;
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_id, &d), -EAGAIN);
+	assert_true(dump_each_once(&d, 3));
+	assert_non_null(strstr(cmmmp_get_last_error_msg(f->ctx),
+			       "the pool changed during the list, after segment 2"));
+
+	/* changed after the last one (only NLMSG_DONE flagged): the same */
+	setenv("FAKE_CMM_MP_DUMP_INTR", "8:1", 1);
+	memset(&d, 0, sizeof(d));
+	d.in_order = true;
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_id, &d), -EAGAIN);
+	assert_true(dump_each_once(&d, 8));
+	assert_non_null(strstr(cmmmp_get_last_error_msg(f->ctx),
+			       "after segment 7"));
+
+	/* changed in every dump: three tries, then a clear error */
+	setenv("FAKE_CMM_MP_DUMP_INTR", "0", 1);
+	memset(&d, 0, sizeof(d));
+	d.in_order = true;
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_id, &d), -EAGAIN);
+	assert_int_equal(d.n, 0);
+	assert_non_null(strstr(cmmmp_get_last_error_msg(f->ctx),
+			       "during each of 3 dumps in a row"));
+
+	/* a whole load starts again, with what the new dump lists */
+	setenv("FAKE_CMM_MP_DUMP_INTR", "5:2", 1);
+	assert_int_equal(cmmmp_refresh(f->ctx), 0);
+	assert_non_null(cmmmp_segment_get_by_id(f->ctx, 7));
+	assert_null(cmmmp_segment_get_by_id(f->ctx, 8));
+	setenv("FAKE_CMM_MP_DUMP_INTR", "4", 1);
+	assert_int_equal(cmmmp_refresh(f->ctx), -EAGAIN);
+
+	/* the socket is in step after all of it */
+	unsetenv("FAKE_CMM_MP_DUMP_INTR");
+	memset(&d, 0, sizeof(d));
+	d.in_order = true;
+	assert_int_equal(cmmmp_segment_dump(f->ctx, dump_id, &d), 0);
+	assert_true(dump_each_once(&d, 8));
+}
+
 static void test_refresh_keeps_objects(void **state)
 {
 	struct fixture *f = *state;
@@ -929,6 +1022,7 @@ int main(void)
 		T(test_kernel_errors),
 		T(test_dump_error),
 		T(test_segment_dump),
+		T(test_dump_intr),
 		T(test_refresh_keeps_objects),
 		T(test_monitor),
 		T(test_monitor_first),
