@@ -411,36 +411,45 @@ static int seg_failed(struct seg_args *a, struct mp_ctx *ctx,
 }
 
 /*
- * Change @segs in order and print them; at the first failure print what
- * did change, then say what did not.
+ * Change @segs in order, printing each as it changes: the array grows
+ * one element per segment (mpctl_print_json_elem()), flushed, so that a
+ * reader, or whoever stops mpctl part way, sees what changed so far, and
+ * thousands of segments are never held as one JSON document. At the first
+ * failure the array is closed on what did change, then mpctl says what did
+ * not; "[]" only when nothing was asked.
  */
 static int seg_change_all(struct seg_args *a, struct mp_ctx *ctx,
 			  struct mp_segment **segs, size_t nr)
 {
-	struct json_object *arr = json_object_new_array(), *o;
+	struct json_object *o;
 	size_t i;
 	int err;
 
-	if (!arr)
-		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
 	for (i = 0; i < nr; i++) {
 		err = seg_do(a, segs[i]);
 		if (err) {
-			if (json_object_array_length(arr))
-				mpctl_print_json(arr, true);	/* consumes */
-			else
-				json_object_put(arr);
+			if (i && mpctl_print_json_end(false))
+				return mpctl_fail(a->cmd, NULL, "writing the list: %s",
+						  strerror(EIO));
 			return seg_failed(a, ctx, segs[i], err);
 		}
 		o = mpctl_seg_json(segs[i], a->jflags);
-		if (!o || json_object_array_add(arr, o)) {
-			json_object_put(o);
-			json_object_put(arr);
+		if (!o)
 			return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
-		}
+		err = mpctl_print_json_elem(o, !i);	/* consumes */
+		if (!err && fflush(stdout))
+			err = -EIO;
+		if (err == -ENOMEM)
+			return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+		if (err)
+			return mpctl_fail(a->cmd, NULL,
+					  "writing the list: %s; segments after %u left as they were",
+					  strerror(EIO),
+					  cmmmp_segment_get_id(segs[i]));
 	}
-	if (mpctl_print_json(arr, true))
-		return mpctl_fail(a->cmd, NULL, "%s", strerror(ENOMEM));
+	if (mpctl_print_json_end(!nr))
+		return mpctl_fail(a->cmd, NULL, "writing the list: %s",
+				  strerror(EIO));
 	return MPCTL_EXIT_OK;
 }
 

@@ -133,6 +133,53 @@ run online all
 ]" ]
 ok $? "online all with nothing offline: empty array"
 
+# online and offline print each segment as it changes: the fake logs each
+# request to the file mpctl writes to (both append), so the order there is
+# the order of the two; printing at the end would put every request first.
+offline_all() { run offline all; }
+# req_order CMD: in $tmp/both, "CMD N" (the request for segment N, which
+# may follow an element's closing brace on its line) is rN, "segment":N
+# eN: $order, in file order; $tmp/out the JSON without the requests
+req_order() {
+	order=$(grep -o -e "$1 [0-9]\$" -e '"segment":[0-9]' "$tmp/both" |
+		sed -e "s/^$1 /r/" -e 's/^"segment":/e/' | tr '\n' ' ')
+	sed -e "s/$1 [0-9]\$//" "$tmp/both" >"$tmp/out"
+}
+offline_all
+: >"$tmp/both"
+FAKE_CMM_MP_REQLOG="$tmp/both" env LD_PRELOAD="$FAKE" "$MPCTL" online 0-3 \
+	>>"$tmp/both" 2>"$tmp/err"
+rc=$?
+req_order online
+[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] && json_ok &&
+	[ "$order" = "r0 e0 r1 e1 r2 e2 r3 e3 " ] &&
+	jq_is '[s["segment"] for s in d]' '[0,1,2,3]'
+ok $? "online 0-3 streams: each element out before the next request ($order)"
+: >"$tmp/both"
+FAKE_CMM_MP_REQLOG="$tmp/both" env LD_PRELOAD="$FAKE" "$MPCTL" offline 0-3 \
+	>>"$tmp/both" 2>"$tmp/err"
+rc=$?
+req_order offline
+[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] && json_ok &&
+	[ "$order" = "r0 e0 r1 e1 r2 e2 r3 e3 " ]
+ok $? "offline 0-3 streams the same way ($order)"
+# a failure part way closes the array on what changed: valid JSON
+FAKE_CMM_MP_FAIL="online:2:16:busy" run online 0-3
+[ "$rc" = 6 ] && json_ok && jq_is '[s["segment"] for s in d]' '[0,1]' &&
+	[ "$(wc -l <"$tmp/err")" = 1 ]
+ok $? "online 0-3 failing at 2: [0,1] printed, a valid array"
+offline_all
+
+# the pool map changes under mpctl list's dump (NLM_F_DUMP_INTR)
+FAKE_CMM_MP_DUMP_INTR=0:1 expect_ok "list: map changed before the first segment" list
+jq_is '[s["segment"] for s in d]' '[0,1,2,3]'
+ok $? "list: ... started again, whole"
+FAKE_CMM_MP_DUMP_INTR=2:1 run list
+! json_ok 2>/dev/null && [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	printf '%s' "$err" | grep -q "the pool changed during the list, after segment 1" &&
+	[ "$(grep -c '"segment"' "$tmp/out")" = 2 ]
+ok $? "list: map changed after segment 1: fails saying so, the array left open"
+
 expect_fail "usage: no command" 2 \
 	"mpctl: missing command (see 'mpctl --help')"
 expect_fail "usage: unknown command" 2 \
