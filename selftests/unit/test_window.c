@@ -449,6 +449,40 @@ static void test_replay_after_wrap(void **state)
 	assert_int_equal(srx(&w, 7, 3), MP_WIN_NEW);
 }
 
+/*
+ * A responder in a pool of 1024 devices keeps one window per peer (mp_eth,
+ * peers.c): each follows its own peer's SNs alone. Eight requests of each
+ * of 1024 peers, interleaved, each peer from its own first SN (those past
+ * 675 across the wrap), peer 700's fourth lost: every window moves to its
+ * own base, finds its own duplicates, and only peer 700's holds a hole,
+ * which times out there alone.
+ */
+static void test_windows_1024(void **state)
+{
+	static struct mp_window w[1024];
+	unsigned int i, k;
+
+	for (i = 0; i < 1024; i++)
+		mp_window_init(&w[i], (u16)(i * 97));
+	for (k = 0; k < 8; k++)
+		for (i = 0; i < 1024; i++)
+			if (i != 700 || k != 3)
+				assert_int_equal(rx(&w[i], (u16)(i * 97 + k), NA, k),
+						 MP_WIN_NEW);
+	for (i = 0; i < 1024; i++) {
+		assert_int_equal(mp_window_base(&w[i]),
+				 (u16)(i * 97 + (i == 700 ? 2 : 7)));
+		assert_int_equal(rx(&w[i], (u16)(i * 97 + 5), NA, 8), MP_WIN_DUP);
+		assert_int_equal(mp_window_expire(&w[i], 7 + GAP),
+				 i == 700 ? 1 : 0);
+		assert_int_equal(mp_window_base(&w[i]), (u16)(i * 97 + 7));
+		assert_true(w[i].skipped == (i == 700));
+	}
+	/* the lost one's late copy is not executed; nobody else's changed */
+	assert_int_equal(rx(&w[700], (u16)(700 * 97 + 3), NA, 9), MP_WIN_OLD);
+	assert_int_equal(rx(&w[701], (u16)(701 * 97 + 8), NA, 9), MP_WIN_NEW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_ack),
 		cmocka_unit_test(test_unsynced_no_ack),
 		cmocka_unit_test(test_replay_after_wrap),
+		cmocka_unit_test(test_windows_1024),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
