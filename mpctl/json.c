@@ -118,6 +118,8 @@ static void seg_holders(struct json_object *o, struct mp_segment *seg,
 /*
  * A mirrored segment (both of its pair): the other copy, how the copies
  * are, and while one is rebuilt how far it got. The same in both formats.
+ * A host that does not map the pair knows the other copy only (its
+ * backing device records the pair): no redundancy then.
  */
 static void seg_mirror(struct json_object *o, struct mp_segment *seg,
 		       unsigned int flags, bool *ok)
@@ -129,6 +131,8 @@ static void seg_mirror(struct json_object *o, struct mp_segment *seg,
 		return;
 	add(o, "mirror", json_object_new_int64(cmmmp_segment_get_mirror(seg)),
 	    ok);
+	if (r == MP_SEG_NOT_MIRRORED)
+		return;
 	add(o, "redundancy", j_str(name ? name : "unknown"), ok);
 	if (r == MP_SEG_REBUILDING)
 		add(o, "rebuilt",

@@ -105,18 +105,21 @@ int mp_backend_write(u16 dst, u64 offset, struct iov_iter *from)
 	return ret;
 }
 
-int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
+int mp_backend_own(u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi)
 {
 	int ret = -ENODEV;
 
-	*owner = CMM_MP_NONE;
-	*sharers = 0;
+	oi->owner = CMM_MP_NONE;
+	oi->sharers = 0;
 	down_read(&backend_rwsem);
-	if (backend_ops)
-		ret = backend_ops->own ?
-		      backend_ops->own(backend_priv, dst, cmd, seg, owner,
-				       sharers) :
-		      -EOPNOTSUPP;
+	if (backend_ops && backend_ops->own) {
+		/* it reads the partner (in) before it writes it (out) */
+		ret = backend_ops->own(backend_priv, dst, cmd, seg, oi);
+	} else {
+		ret = backend_ops ? -EOPNOTSUPP : -ENODEV;
+		oi->pdev = CMM_MP_NONE;
+		oi->pseg = 0;
+	}
 	up_read(&backend_rwsem);
 	return ret;
 }

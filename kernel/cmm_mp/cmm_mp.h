@@ -41,6 +41,10 @@ struct notifier_block;
  * @sharer: chip ids of the devices sharing it (sharing mode), under
  *	mp_dev.mem_lock; never together with @owner
  * @nr_sharers: entries of @sharer
+ * @partner: chip id of the device of the segment that keeps the other
+ *	copy when @owner holds this one as a mirror copy, 0 for none; kept
+ *	with @owner (set by its claim, gone with it), under mem_lock
+ * @partner_seg: that segment's index on its device
  * @zeroing: being wiped: nobody may access it, a claim waits
  * @zero_link: in mp_dev.zero_list until its wipe starts, under mem_lock
  * @dirty: may hold what a former holder (or anyone, in an open segment)
@@ -61,6 +65,8 @@ struct mp_seg {
 	u64 owner;
 	u64 sharer[MP_OWN_MAX_SHARERS];
 	u32 nr_sharers;
+	u64 partner;
+	u32 partner_seg;
 	bool zeroing;
 	struct list_head zero_link;
 	bool dirty;
@@ -90,6 +96,7 @@ struct mp_seg {
  * @members: chip id of each device id of the current pool (@id is ours),
  *	to name holders by device id; under @mem_lock
  * @nr_members: entries of @members
+ * @member_segs: segments of each device id, to check a claim's partner
  * @segs: @geo.nr_segs segments
  * @mtype: memory tier type of @nid (slower than DRAM, as dax_kmem)
  * @device: class device in /sys/class/cmm_mp
@@ -120,6 +127,7 @@ struct mp_dev {
 	struct list_head zero_list;
 	u64 members[MP_PAMT_MAX_DEVS];
 	u32 nr_members;
+	u32 member_segs[MP_PAMT_MAX_DEVS];
 	struct mp_seg *segs;
 	struct memory_dev_type *mtype;
 	struct device *device;
@@ -260,6 +268,7 @@ bool mp_backend_active(void);
 void mp_own_flush(void);
 int mp_seg_sharer(const struct mp_seg *s, u64 src);
 u32 mp_seg_holders(struct mp_dev *d, struct mp_seg *s, u32 *sharers);
+u32 mp_seg_partner(struct mp_dev *d, struct mp_seg *s, u32 *pseg);
 void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s);
 void mp_dev_set_members(struct mp_dev *d, const struct mp_pamt *t);
 
@@ -284,9 +293,12 @@ void mp_seg_notifier_unregister(struct notifier_block *nb);
 void mp_seg_notify(unsigned long event, void *data);
 
 /* hold.c: asking a backing device for a segment */
-int mp_hold_ask(struct mp_dev *d, u32 devid, u32 cmd, u32 idx, u32 *owner,
-		u32 *sharers, struct netlink_ext_ack *extack);
+struct mp_own_info;
+int mp_hold_ask(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
+		struct mp_own_info *oi, struct netlink_ext_ack *extack);
 int mp_hold_give_back(struct mp_dev *d, u32 devid, u32 idx, bool shared);
+int mp_hold_claim_pair(struct mp_dev *d, u32 devid, u32 idx, u32 pdev,
+		       u32 pidx, struct netlink_ext_ack *extack);
 
 /* seg.c: the segment core */
 extern const struct mp_seg_ops mp_seg_ram_ops;
@@ -295,10 +307,13 @@ extern const struct mp_seg_ops mp_seg_blk_ops;
 int mp_seg_find(struct mp_dev *d, u32 id, struct mp_seg **local);
 int mp_seg_where(struct mp_dev *d, u32 id, u32 *devid, u32 *idx);
 u32 mp_seg_state(struct mp_seg *s, u32 *owner, u32 *sharers);
-u32 mp_seg_remote_holders(struct mp_dev *d, u32 id, u32 *sharers);
+u32 mp_seg_remote_holders(struct mp_dev *d, u32 id, u32 *sharers,
+			  u32 *partner);
+u32 mp_seg_pair_id(struct mp_dev *d, u32 pdev, u32 pseg);
+u32 mp_seg_local_pair(struct mp_seg *s);
 u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
 			u32 *devid, u64 *nha);
-bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
+bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers, u32 partner,
 		  struct mp_seg_use *u);
 int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags, u32 mirror,
 		  struct netlink_ext_ack *extack);

@@ -44,7 +44,10 @@ static void mp_hold_msg(int ret, u32 owner, u32 sharers,
 		NL_SET_ERR_MSG(extack, "interrupted while the backing device zeroes the segment");
 		break;
 	case -ERANGE:
-		NL_SET_ERR_MSG(extack, "backing device: no such segment, or we cannot share it");
+		NL_SET_ERR_MSG(extack, "backing device: no such segment or partner, or no room");
+		break;
+	case -EINVAL:
+		NL_SET_ERR_MSG(extack, "backing device: the partner is on its own device");
 		break;
 	default:
 		NL_SET_ERR_MSG(extack, "the backing device did not answer the ownership request");
@@ -58,8 +61,10 @@ static void mp_hold_msg(int ret, u32 owner, u32 sharers,
  * @devid: the backing device (ours: asked directly)
  * @cmd: enum mp_own_cmd
  * @idx: the segment's index there
- * @owner: set to its owner after the command
- * @sharers: set to the bitmap of its sharers after it
+ * @oi: in: a mirror copy's claim: its partner (pdev, pseg: the segment
+ *	that keeps the other copy, its device and index there), recorded
+ *	with the owner on the backing device; pdev CMM_MP_NONE otherwise.
+ *	Out: the holders and the partner after the command
  * @extack: for the reason of a refusal, or NULL
  *
  * A claim or share of a segment being zeroed answers -EINPROGRESS: our
@@ -70,21 +75,24 @@ static void mp_hold_msg(int ret, u32 owner, u32 sharers,
  * Return: the device's verdict (mp_local_own()), -ETIMEDOUT, -EINTR or
  * the backend's error.
  */
-int mp_hold_ask(struct mp_dev *d, u32 devid, u32 cmd, u32 idx, u32 *owner,
-		u32 *sharers, struct netlink_ext_ack *extack)
+int mp_hold_ask(struct mp_dev *d, u32 devid, u32 cmd, u32 idx,
+		struct mp_own_info *oi, struct netlink_ext_ack *extack)
 {
 	unsigned long deadline = jiffies + MP_HOLD_ZERO_WAIT;
+	u32 pdev = oi->pdev, pseg = oi->pseg;
 	unsigned int pause = 1;
 	int ret;
 
 	for (;;) {
 		bool local = devid == READ_ONCE(d->id);
 
+		/* each try names the partner again: the last one told it */
+		oi->pdev = pdev;
+		oi->pseg = pseg;
 		if (local)
-			ret = mp_local_own(READ_ONCE(d->chip_id), cmd, idx,
-					   owner, sharers);
+			ret = mp_local_own(READ_ONCE(d->chip_id), cmd, idx, oi);
 		else
-			ret = mp_backend_own(devid, cmd, idx, owner, sharers);
+			ret = mp_backend_own(devid, cmd, idx, oi);
 		if (ret != -EINPROGRESS)
 			break;
 		if (time_after(jiffies, deadline)) {
@@ -101,7 +109,7 @@ int mp_hold_ask(struct mp_dev *d, u32 devid, u32 cmd, u32 idx, u32 *owner,
 		}
 		pause = min(pause * 2, 100U);
 	}
-	mp_hold_msg(ret, *owner, *sharers, extack);
+	mp_hold_msg(ret, oi->owner, oi->sharers, extack);
 	return ret;
 }
 
@@ -116,8 +124,32 @@ int mp_hold_ask(struct mp_dev *d, u32 devid, u32 cmd, u32 idx, u32 *owner,
  */
 int mp_hold_give_back(struct mp_dev *d, u32 devid, u32 idx, bool shared)
 {
-	u32 owner, sharers;
+	struct mp_own_info oi = { .pdev = CMM_MP_NONE };
 
 	return mp_hold_ask(d, devid, shared ? MP_OWN_UNSHARE : MP_OWN_RELEASE,
-			   idx, &owner, &sharers, NULL);
+			   idx, &oi, NULL);
+}
+
+/**
+ * mp_hold_claim_pair() - claim a mirror copy, naming its partner
+ * @d: the pool device
+ * @devid: the copy's backing device
+ * @idx: its segment index there
+ * @pdev: the device of the segment that keeps the other copy
+ * @pidx: that segment's index there
+ * @extack: for the reason of a refusal, or NULL
+ *
+ * The backing device records the pair with the owner, so that every host
+ * that asks it who holds the segment learns its partner too. A claim of
+ * a copy we hold already only changes the partner (a repair moved the
+ * other copy).
+ *
+ * Return: as mp_hold_ask().
+ */
+int mp_hold_claim_pair(struct mp_dev *d, u32 devid, u32 idx, u32 pdev,
+		       u32 pidx, struct netlink_ext_ack *extack)
+{
+	struct mp_own_info oi = { .pdev = pdev, .pseg = pidx };
+
+	return mp_hold_ask(d, devid, MP_OWN_CLAIM, idx, &oi, extack);
 }

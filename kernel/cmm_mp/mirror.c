@@ -345,12 +345,14 @@ static int mp_mirror_rebuild_start(struct mp_remote *r,
 				   struct mp_remote_leg *dst)
 {
 	unsigned long deadline = jiffies + MP_MIRROR_CLAIM_WAIT;
-	u32 owner, sharers;
+	struct mp_remote_leg *other = &r->leg[dst == &r->leg[0] ? 1 : 0];
 	int ret;
 
 	for (;;) {
-		ret = mp_hold_ask(r->d, READ_ONCE(dst->devid), MP_OWN_CLAIM,
-				  dst->idx, &owner, &sharers, NULL);
+		/* naming the whole copy: a device that restarted forgot it */
+		ret = mp_hold_claim_pair(r->d, READ_ONCE(dst->devid), dst->idx,
+					 READ_ONCE(other->devid), other->idx,
+					 NULL);
 		if (ret != -ETIMEDOUT && ret != -EHOSTUNREACH && ret != -EIO &&
 		    !mp_leg_no_pool(ret))
 			break;

@@ -150,7 +150,7 @@ static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id,
 			    u8 cmd)
 {
 	struct sk_buff *msg;
-	u32 owner = CMM_MP_NONE, sharers = 0;
+	u32 owner = CMM_MP_NONE, sharers = 0, partner = CMM_MP_NONE;
 	int ret;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -158,9 +158,9 @@ static int mp_nl_reply_rseg(struct genl_info *info, struct mp_dev *d, u32 id,
 		return -ENOMEM;
 	mutex_lock(&d->lock);
 	if (mp_pool_runtime(d) && id < d->pamt.nr_segs)
-		owner = mp_seg_remote_holders(d, id, &sharers);
+		owner = mp_seg_remote_holders(d, id, &sharers, &partner);
 	ret = mp_pool_runtime(d) && id < d->pamt.nr_segs ?
-	      mp_nl_fill_rseg(msg, d, id, owner, sharers, cmd,
+	      mp_nl_fill_rseg(msg, d, id, owner, sharers, partner, cmd,
 			      info->snd_portid, info->snd_seq, 0) : -ENOENT;
 	mutex_unlock(&d->lock);
 	if (ret) {
@@ -225,15 +225,16 @@ static int __mp_nl_seg_get_dumpit(struct sk_buff *skb,
 		struct nlmsghdr *nlh = (struct nlmsghdr *)skb_tail_pointer(skb);
 
 		if (mp_seg_find(d, i, &s) == -EREMOTE) {
-			u32 sharers, owner = mp_seg_remote_holders(d, i, &sharers);
+			u32 sharers, partner, owner;
 
+			owner = mp_seg_remote_holders(d, i, &sharers, &partner);
 			if (cb->seq != d->map_seq) {
 				/* a new map while unlocked: @i again under it */
 				cb->seq = d->map_seq;
 				n = mp_nl_seg_range(d, &i);
 				continue;
 			}
-			ret = mp_nl_fill_rseg(skb, d, i, owner, sharers,
+			ret = mp_nl_fill_rseg(skb, d, i, owner, sharers, partner,
 					      CMM_MP_CMD_SEG_GET,
 					      NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq, NLM_F_MULTI);

@@ -22,8 +22,8 @@ int mp_nl_fill_rdev(struct sk_buff *skb, struct mp_dev *d, u32 i,
 int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 		   u32 portid, u32 seq, int flags);
 int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
-		    u32 owner, u32 sharers, u8 cmd, u32 portid, u32 seq,
-		    int flags);
+		    u32 owner, u32 sharers, u32 partner, u8 cmd, u32 portid,
+		    u32 seq, int flags);
 int mp_nl_fill_mapping(struct sk_buff *skb, struct mp_remote *r, u8 cmd);
 int mp_nl_fill_peer(struct sk_buff *skb, const struct mp_backend_peer *p,
 		    u32 portid, u32 seq);

@@ -180,11 +180,11 @@ int mp_nl_fill_dev(struct sk_buff *skb, struct mp_dev *d, u32 portid,
  * flag, sharers and device node.
  */
 static int mp_nl_put_map(struct sk_buff *skb, struct mp_dev *d, u32 id,
-			 u32 sharers)
+			 u32 sharers, u32 partner)
 {
 	struct mp_seg_use u;
 
-	mp_seg_usage(d, id, sharers, &u);
+	mp_seg_usage(d, id, sharers, partner, &u);
 	if (nla_put_u32(skb, CMM_MP_A_SEG_MODE, u.mode) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_SHARED, u.shared) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_SHARERS, sharers) ||
@@ -193,8 +193,12 @@ static int mp_nl_put_map(struct sk_buff *skb, struct mp_dev *d, u32 id,
 		return -EMSGSIZE;
 	if (u.mirror == CMM_MP_NONE)
 		return 0;
-	if (nla_put_u32(skb, CMM_MP_A_SEG_MIRROR, u.mirror) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_REDUNDANCY, u.redundancy) ||
+	if (nla_put_u32(skb, CMM_MP_A_SEG_MIRROR, u.mirror))
+		return -EMSGSIZE;
+	/* the copies' state is known where the pair is mapped only */
+	if (!u.redundancy)
+		return 0;
+	if (nla_put_u32(skb, CMM_MP_A_SEG_REDUNDANCY, u.redundancy) ||
 	    (u.redundancy == CMM_MP_SEG_REBUILDING &&
 	     nla_put_u64_64bit(skb, CMM_MP_A_SEG_REBUILT, u.rebuilt,
 			       CMM_MP_A_PAD)))
@@ -227,7 +231,7 @@ int mp_nl_fill_mapping(struct sk_buff *skb, struct mp_remote *r, u8 cmd)
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, r->size, CMM_MP_A_PAD) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, r->shared ?
 			CMM_MP_SEG_SHARED : CMM_MP_SEG_OWNED) ||
-	    mp_nl_put_map(skb, d, r->seg, 0) ||
+	    mp_nl_put_map(skb, d, r->seg, 0, CMM_MP_NONE) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, r->shared ? CMM_MP_NONE :
 			READ_ONCE(d->id))) {
 		genlmsg_cancel(skb, hdr);
@@ -261,7 +265,8 @@ int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 			       CMM_MP_A_PAD)) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, s->size, CMM_MP_A_PAD) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
-	    mp_nl_put_map(skb, d, mp_seg_pool_id(s), sharers) ||
+	    mp_nl_put_map(skb, d, mp_seg_pool_id(s), sharers,
+			  mp_seg_local_pair(s)) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, owner) ||
 	    nla_put_u32(skb, CMM_MP_A_NODE,
 			d->nid < 0 ? CMM_MP_NONE : (u32)d->nid) ||
@@ -280,12 +285,13 @@ int mp_nl_fill_seg(struct sk_buff *skb, struct mp_seg *s, u8 cmd,
 
 /*
  * A segment of another device of the pool: its backing device, state and
- * holders (@owner, @sharers, from mp_seg_remote_holders()). d->lock held,
+ * holders and mirror partner (@owner, @sharers, @partner, from
+ * mp_seg_remote_holders()). d->lock held,
  * d->pamt valid, @id a remote segment of it.
  */
 int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
-		    u32 owner, u32 sharers, u8 cmd, u32 portid, u32 seq,
-		    int flags)
+		    u32 owner, u32 sharers, u32 partner, u8 cmd, u32 portid,
+		    u32 seq, int flags)
 {
 	u32 devid, state;
 	u64 nha;
@@ -301,7 +307,7 @@ int mp_nl_fill_rseg(struct sk_buff *skb, struct mp_dev *d, u32 id,
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, d->pamt.seg_size,
 			      CMM_MP_A_PAD) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
-	    mp_nl_put_map(skb, d, id, sharers) ||
+	    mp_nl_put_map(skb, d, id, sharers, partner) ||
 	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, owner)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

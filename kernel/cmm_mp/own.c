@@ -119,6 +119,7 @@ void mp_seg_wipe(struct mp_dev *d, struct mp_seg *s)
 
 	spin_lock_bh(&d->mem_lock);
 	s->owner = 0;
+	s->partner = 0;
 	zero = mp_own_zero(d, s);	/* dirty since it went online */
 	spin_unlock_bh(&d->mem_lock);
 	if (zero)
@@ -138,8 +139,10 @@ void mp_dev_set_members(struct mp_dev *d, const struct mp_pamt *t)
 	u32 i, nr = t ? min_t(u32, t->nr_devs, ARRAY_SIZE(d->members)) : 0;
 
 	spin_lock_bh(&d->mem_lock);
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		d->members[i] = t->dev[i].valid ? t->dev[i].chip_id : 0;
+		d->member_segs[i] = t->dev[i].valid ? t->dev[i].nr_segs : 0;
+	}
 	d->nr_members = nr;
 	spin_unlock_bh(&d->mem_lock);
 }
@@ -155,6 +158,59 @@ static u32 mp_member_id(const struct mp_dev *d, u64 chip)
 		if (d->members[i] == chip)
 			return i;
 	return CMM_MP_GONE;
+}
+
+/*
+ * Called with mem_lock held: the partner of @s by device id (CMM_MP_NONE
+ * for none, CMM_MP_GONE its device is not in the pool now), its index.
+ */
+static u32 __mp_seg_partner(const struct mp_dev *d, const struct mp_seg *s,
+			    u32 *pseg)
+{
+	*pseg = s->partner ? s->partner_seg : 0;
+	return s->partner ? mp_member_id(d, s->partner) : CMM_MP_NONE;
+}
+
+/**
+ * mp_seg_partner() - the segment that keeps a local segment's other copy
+ * @d: its device
+ * @s: the segment
+ * @pseg: set to the partner's index on its device
+ *
+ * Return: the partner's device id, CMM_MP_NONE when @s is no mirror copy,
+ * CMM_MP_GONE when the partner's device is not in the pool now.
+ */
+u32 mp_seg_partner(struct mp_dev *d, struct mp_seg *s, u32 *pseg)
+{
+	u32 pdev;
+
+	spin_lock_bh(&d->mem_lock);
+	pdev = __mp_seg_partner(d, s, pseg);
+	spin_unlock_bh(&d->mem_lock);
+	return pdev;
+}
+
+/*
+ * Called with mem_lock held: the chip id of the partner a claim names
+ * (0 for none), or -errno: -EINVAL a partner on another command or on
+ * this device (the two copies of a mirror live on two devices), -ERANGE
+ * a device or a segment the pool does not have.
+ */
+static int mp_own_partner(const struct mp_dev *d, u32 cmd,
+			  const struct mp_own_info *oi, u64 *chip)
+{
+	*chip = 0;
+	if (oi->pdev == CMM_MP_NONE)
+		return 0;
+	if (cmd != MP_OWN_CLAIM)
+		return -EINVAL;
+	if (oi->pdev >= d->nr_members || !d->members[oi->pdev] ||
+	    oi->pseg >= d->member_segs[oi->pdev])
+		return -ERANGE;
+	if (d->members[oi->pdev] == d->chip_id)
+		return -EINVAL;
+	*chip = d->members[oi->pdev];
+	return 0;
 }
 
 /* Called with mem_lock held: as mp_seg_holders(). */
@@ -194,27 +250,32 @@ u32 mp_seg_holders(struct mp_dev *d, struct mp_seg *s, u32 *sharers)
 
 /* mp_local_own() on @d, NULL for none */
 static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
-			    u32 *owner, u32 *sharers)
+			    struct mp_own_info *oi)
 {
 	bool zero = false;
 	struct mp_seg *s;
+	u64 partner;
 	int ret = 0, i;
 
-	*owner = CMM_MP_NONE;
-	*sharers = 0;
-	if (!d)
-		return -ENODEV;
-	if (seg >= d->geo.nr_segs)
-		return -ERANGE;
-	if (!src)
-		return -EPERM;
+	if (!d || seg >= d->geo.nr_segs || !src) {
+		oi->pdev = CMM_MP_NONE;
+		oi->pseg = 0;
+		return !d ? -ENODEV : seg >= d->geo.nr_segs ? -ERANGE : -EPERM;
+	}
 	s = &d->segs[seg];
 	spin_lock_bh(&d->mem_lock);
+	/* a bad partner changes nothing: refused before any command runs */
+	ret = mp_own_partner(d, cmd, oi, &partner);
+	if (ret)
+		goto out;
 	switch (cmd) {
 	case MP_OWN_QUERY:
 		break;
 	case MP_OWN_CLAIM:
 		if (s->owner == src) {
+			/* again: the pair it names now (a repair moved a copy) */
+			s->partner = partner;
+			s->partner_seg = oi->pseg;
 			ret = s->zeroing ? -EINPROGRESS : 0;
 			break;
 		}
@@ -224,6 +285,8 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 			break;
 		}
 		s->owner = src;
+		s->partner = partner;
+		s->partner_seg = oi->pseg;
 		zero = mp_own_zero(d, s);
 		if (s->zeroing)
 			ret = -EINPROGRESS;
@@ -242,6 +305,7 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 			break;
 		}
 		s->owner = 0;
+		s->partner = 0;
 		zero = mp_own_zero(d, s);
 		break;
 	case MP_OWN_SHARE:
@@ -280,7 +344,9 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
 		ret = -EINVAL;
 		break;
 	}
-	*owner = __mp_seg_holders(d, s, sharers);
+out:
+	oi->owner = __mp_seg_holders(d, s, &oi->sharers);
+	oi->pdev = __mp_seg_partner(d, s, &oi->pseg);
 	spin_unlock_bh(&d->mem_lock);
 	if (zero)
 		schedule_work(&mp_own_zero_work);
@@ -292,29 +358,36 @@ static int mp_local_own_dev(struct mp_dev *d, u64 src, u32 cmd, u32 seg,
  * @src: chip id of the requester (0: not a known member, refused)
  * @cmd: enum mp_own_cmd (QUERY, CLAIM, RELEASE, SHARE, UNSHARE)
  * @seg: local segment index
- * @owner: the owner after the command, by device id (CMM_MP_NONE for
- *	none, CMM_MP_GONE for a device not in the pool now)
- * @sharers: the bitmap of the sharers' device ids after the command
+ * @oi: in: the partner a CLAIM of a mirror copy names (pdev CMM_MP_NONE
+ *	for none); out: the owner after the command, by device id
+ *	(CMM_MP_NONE for none, CMM_MP_GONE for a device not in the pool
+ *	now), the bitmap of the sharers' device ids, the partner
  *
  * Exactly one owner, or a set of sharers, at a time, decided under
  * mem_lock and kept by chip id, so a device id that changes hands when the
  * pool is renumbered takes nothing with it. A claim by the owner, a share
  * by a sharer and a release or unshare of a segment the sender does not
  * hold (when nobody else holds it) succeed again, so a command executed
- * twice answers the same. A segment that nobody holds any more is wiped,
+ * twice answers the same. The partner is the owner's: set by its claim
+ * (a claim by the owner again replaces it), gone on release, on a wipe
+ * and with the owner. A segment that nobody holds any more is wiped,
  * and one that may hold data is wiped before it is handed to anyone (the
  * claim or share answers -EINPROGRESS until then). Safe in softirq context.
  *
  * Return: 0, -EBUSY held by others (or a state change in progress),
  * -EINPROGRESS, -EPERM release by a non-holder or an unknown sender,
- * -ERANGE no such segment or no room for another sharer, -EINVAL unknown
- * command, -ENODEV without a device.
+ * -ERANGE no such segment, no room for another sharer, or a partner the
+ * pool does not have, -EINVAL unknown command or a partner on another
+ * command or on this device, -ENODEV without a device.
  */
-int mp_local_own(u64 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers)
+int mp_local_own(u64 src, u32 cmd, u32 seg, struct mp_own_info *oi)
 {
 	int idx = mp_dev_srcu_lock();
-	int ret = mp_local_own_dev(mp_dev_get_default(), src, cmd, seg, owner,
-				   sharers);
+	int ret;
+
+	oi->owner = CMM_MP_NONE;
+	oi->sharers = 0;
+	ret = mp_local_own_dev(mp_dev_get_default(), src, cmd, seg, oi);
 
 	mp_dev_srcu_unlock(idx);
 	return ret;

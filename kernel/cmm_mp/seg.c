@@ -105,26 +105,59 @@ u32 mp_seg_state(struct mp_seg *s, u32 *owner, u32 *sharers)
  * @d: the pool device, d->lock held, in CMM_MP_POOL_RUNTIME
  * @id: pool-wide segment number of another device's segment
  * @sharers: set to the bitmap of its sharers
+ * @partner: set to the pool-wide number of its mirror partner (the
+ *	segment its owner keeps the other copy on), CMM_MP_NONE for none
  *
  * Holders are known at the backing device only: it is asked. d->lock is
  * dropped meanwhile; the caller must look at the pool again.
  *
  * Return: the owner's device id, or CMM_MP_NONE.
  */
-u32 mp_seg_remote_holders(struct mp_dev *d, u32 id, u32 *sharers)
+u32 mp_seg_remote_holders(struct mp_dev *d, u32 id, u32 *sharers,
+			  u32 *partner)
 {
-	u32 devid, idx, owner = CMM_MP_NONE;
+	struct mp_own_info oi = { .pdev = CMM_MP_NONE };
+	u32 devid, idx;
 
 	*sharers = 0;
+	*partner = CMM_MP_NONE;
 	if (mp_seg_where(d, id, &devid, &idx))
 		return CMM_MP_NONE;
 	mutex_unlock(&d->lock);
-	if (mp_backend_own(devid, MP_OWN_QUERY, idx, &owner, sharers)) {
-		owner = CMM_MP_NONE;
-		*sharers = 0;
+	if (mp_backend_own(devid, MP_OWN_QUERY, idx, &oi)) {
+		oi.owner = CMM_MP_NONE;
+		oi.sharers = 0;
+		oi.pdev = CMM_MP_NONE;
 	}
 	mutex_lock(&d->lock);
-	return owner;
+	*sharers = oi.sharers;
+	*partner = mp_seg_pair_id(d, oi.pdev, oi.pseg);
+	return oi.owner;
+}
+
+/**
+ * mp_seg_pair_id() - the pool-wide number of a mirror copy's partner
+ * @d: the pool device, d->lock held
+ * @pdev: the partner's device id, as its backing device told it
+ * @pseg: its segment index there
+ *
+ * Return: the pool-wide segment number, CMM_MP_NONE for none, for a device
+ * that is not in the pool now, or for one that has no such segment.
+ */
+u32 mp_seg_pair_id(struct mp_dev *d, u32 pdev, u32 pseg)
+{
+	if (!mp_pool_runtime(d) || pdev >= d->pamt.nr_devs ||
+	    !d->pamt.dev[pdev].valid || pseg >= d->pamt.dev[pdev].nr_segs)
+		return CMM_MP_NONE;
+	return d->pamt.dev[pdev].first_seg + pseg;
+}
+
+/* The pool-wide number of local segment @s's mirror partner, CMM_MP_NONE. */
+u32 mp_seg_local_pair(struct mp_seg *s)
+{
+	u32 pseg, pdev = mp_seg_partner(s->dev, s, &pseg);
+
+	return mp_seg_pair_id(s->dev, pdev, pseg);
 }
 
 /**
@@ -156,6 +189,8 @@ u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
  * @d: the pool device
  * @id: pool-wide segment number
  * @sharers: its sharers in the pool (mp_seg_state() and the like)
+ * @partner: its mirror partner as its backing device records it
+ *	(mp_seg_remote_holders(), mp_seg_local_pair()), CMM_MP_NONE
  * @u: filled: its mode (CMM_MP_SEG_MODE_RAM when it is not mapped here,
  *	so that every host describes an unmapped segment alike), whether it
  *	is shared (mapped here in sharing mode, or else held by sharers of
@@ -163,7 +198,7 @@ u32 mp_seg_remote_state(struct mp_dev *d, u32 id, u32 owner, u32 sharers,
  *
  * Return: true when it is mapped here as /dev/mps or /dev/mpb.
  */
-bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
+bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers, u32 partner,
 		  struct mp_seg_use *u)
 {
 	struct mp_remote *r;
@@ -171,7 +206,8 @@ bool mp_seg_usage(struct mp_dev *d, u32 id, u32 sharers,
 	u->mode = CMM_MP_SEG_MODE_RAM;
 	u->shared = sharers != 0;
 	u->devnode[0] = '\0';
-	u->mirror = CMM_MP_NONE;
+	/* mapped elsewhere: the pair as recorded, without its redundancy */
+	u->mirror = partner;
 	u->redundancy = 0;
 	u->rebuilt = 0;
 	rcu_read_lock();
@@ -352,7 +388,8 @@ int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags, u32 mirror,
 		.memmap_on_memory = flags & MP_SEG_MEMMAP_ON_MEMORY,
 	};
 	struct mp_seg_target m = { .d = d, .id = mirror };
-	u32 devid, idx, mdevid = 0, midx = 0, owner, sharers;
+	struct mp_own_info oi = { .pdev = CMM_MP_NONE };
+	u32 devid, idx, mdevid = 0, midx = 0;
 	int ret;
 
 	mutex_lock(&d->lock);
@@ -372,15 +409,19 @@ int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags, u32 mirror,
 		return ret;
 	devid = t.devid;
 	idx = t.idx;
+	/* each copy's claim names the other: every host learns the pair */
+	if (t.mirror) {
+		oi.pdev = m.devid;
+		oi.pseg = m.idx;
+	}
 	ret = mp_hold_ask(d, devid, shared ? MP_OWN_SHARE : MP_OWN_CLAIM, idx,
-			  &owner, &sharers, extack);
+			  &oi, extack);
 	if (ret)
 		return ret;
 	if (t.mirror) {
 		mdevid = m.devid;
 		midx = m.idx;
-		ret = mp_hold_ask(d, mdevid, MP_OWN_CLAIM, midx, &owner,
-				  &sharers, extack);
+		ret = mp_hold_claim_pair(d, mdevid, midx, devid, idx, extack);
 		if (ret) {
 			mp_hold_give_back(d, devid, idx, shared);
 			return ret;
@@ -433,7 +474,8 @@ static int mp_seg_unmap(struct mp_dev *d, struct mp_remote *r,
 	struct mp_seg *local[MP_REMOTE_MAX_LEGS] = {};
 	struct mp_remote_leg leg[MP_REMOTE_MAX_LEGS];
 	int devid[MP_REMOTE_MAX_LEGS];
-	u32 i, n = r->nr_legs, owner, sharers;
+	struct mp_own_info oi;
+	u32 i, n = r->nr_legs;
 	int ret, err = 0;
 
 	for (i = 0; i < n; i++) {
@@ -449,8 +491,9 @@ static int mp_seg_unmap(struct mp_dev *d, struct mp_remote *r,
 	for (i = 0; i < n; i++) {
 		if (devid[i] < 0)
 			continue;
+		oi.pdev = CMM_MP_NONE;
 		ret = mp_hold_ask(d, devid[i], t.shared ? MP_OWN_UNSHARE :
-				  MP_OWN_RELEASE, leg[i].idx, &owner, &sharers,
+				  MP_OWN_RELEASE, leg[i].idx, &oi,
 				  leg[i].state == MP_LEG_OK ? extack : NULL);
 		if (ret && leg[i].state == MP_LEG_OK && !err)
 			err = ret;
@@ -468,7 +511,8 @@ static int mp_seg_unmap(struct mp_dev *d, struct mp_remote *r,
 static int mp_seg_release_remote(struct mp_dev *d, u32 id,
 				 struct netlink_ext_ack *extack)
 {
-	u32 self = d->id, devid, idx, owner, sharers, cmd;
+	struct mp_own_info oi = { .pdev = CMM_MP_NONE };
+	u32 self = d->id, devid, idx, cmd;
 	int ret = mp_seg_where(d, id, &devid, &idx);
 
 	mutex_unlock(&d->lock);
@@ -477,14 +521,15 @@ static int mp_seg_release_remote(struct mp_dev *d, u32 id,
 		return -EHOSTUNREACH;
 	}
 	/* release asks nothing of an unowned segment: say so */
-	ret = mp_backend_own(devid, MP_OWN_QUERY, idx, &owner, &sharers);
-	if (!ret && owner == CMM_MP_NONE && !sharers) {
+	ret = mp_backend_own(devid, MP_OWN_QUERY, idx, &oi);
+	if (!ret && oi.owner == CMM_MP_NONE && !oi.sharers) {
 		NL_SET_ERR_MSG(extack, "segment is not owned");
 		return -EALREADY;
 	}
-	cmd = owner == CMM_MP_NONE && self < MP_OWN_MAX_SHARERS &&
-	      (sharers & BIT(self)) ? MP_OWN_UNSHARE : MP_OWN_RELEASE;
-	return mp_hold_ask(d, devid, cmd, idx, &owner, &sharers, extack);
+	cmd = oi.owner == CMM_MP_NONE && self < MP_OWN_MAX_SHARERS &&
+	      (oi.sharers & BIT(self)) ? MP_OWN_UNSHARE : MP_OWN_RELEASE;
+	oi.pdev = CMM_MP_NONE;
+	return mp_hold_ask(d, devid, cmd, idx, &oi, extack);
 }
 
 /**

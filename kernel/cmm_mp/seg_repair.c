@@ -37,7 +37,7 @@ int mp_seg_repair(struct mp_dev *d, u32 id, u32 to,
 {
 	struct mp_seg_target t = { .d = d, .id = to };
 	struct mp_remote_leg *lost = NULL, *whole = NULL, old = {};
-	u32 i, devid, idx, owner, sharers;
+	u32 i, devid, idx, wdevid, widx;
 	int ret, old_devid = -ENOENT;
 	struct mp_remote *r;
 
@@ -89,7 +89,9 @@ int mp_seg_repair(struct mp_dev *d, u32 id, u32 to,
 	}
 	t.ops = r->ops;
 	ret = mp_seg_place(d, &t, extack);
-	if (!ret && t.devid == READ_ONCE(whole->devid)) {
+	wdevid = READ_ONCE(whole->devid);
+	widx = whole->idx;
+	if (!ret && t.devid == wdevid) {
 		NL_SET_ERR_MSG(extack, "the two copies must be on two devices");
 		ret = -EINVAL;
 	}
@@ -98,8 +100,7 @@ int mp_seg_repair(struct mp_dev *d, u32 id, u32 to,
 		return ret;
 	devid = t.devid;
 	idx = t.idx;
-	ret = mp_hold_ask(d, devid, MP_OWN_CLAIM, idx, &owner, &sharers,
-			  extack);
+	ret = mp_hold_claim_pair(d, devid, idx, wdevid, widx, extack);
 	if (ret)
 		return ret;
 
@@ -122,6 +123,14 @@ int mp_seg_repair(struct mp_dev *d, u32 id, u32 to,
 		mp_hold_give_back(d, devid, idx, false);
 		return ret;
 	}
+	/*
+	 * The whole copy's device records its new partner (we own it: the
+	 * claim changes the partner only); a failure leaves the old one
+	 * listed there, which the kernel log says.
+	 */
+	if (mp_hold_claim_pair(d, wdevid, widx, devid, idx, NULL))
+		dev_warn(d->device, "segment %u: its device still names the lost copy's segment %u as its partner\n",
+			 id, old.seg);
 	if (t.local)
 		mp_seg_changed(t.local);
 	if (old_devid >= 0 && mp_hold_give_back(d, old_devid, old.idx, false))

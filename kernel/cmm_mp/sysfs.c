@@ -158,7 +158,8 @@ static void seg_use(struct mp_seg *s, struct mp_seg_use *u)
 	u32 owner, sharers;
 
 	mp_seg_state(s, &owner, &sharers);
-	mp_seg_usage(s->dev, mp_seg_pool_id(s), sharers, u);
+	mp_seg_usage(s->dev, mp_seg_pool_id(s), sharers, mp_seg_local_pair(s),
+		     u);
 }
 
 static const char *seg_mode(struct mp_seg *s)

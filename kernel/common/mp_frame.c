@@ -25,6 +25,15 @@ static_assert(sizeof(struct mp_eth_discover) == MP_ETH_DISCOVER_LEN,
 static_assert(DOFF(capacity) == 8 && DOFF(mac) == 16 &&
 	      DOFF(dev_count) == 22 && DOFF(gen) == 24 && DOFF(mtu) == 28,
 	      "mp_eth_discover offsets are part of the ABI");
+static_assert(sizeof(struct mp_eth_own) == MP_ETH_OWN_LEN &&
+	      sizeof(struct mp_eth_own_pair) == MP_ETH_OWN_PAIR_LEN &&
+	      offsetof(struct mp_eth_own_pair, pdev) == 8 &&
+	      offsetof(struct mp_eth_own_pair, reserved) == 10 &&
+	      offsetof(struct mp_eth_own_pair, pseg) == 12,
+	      "mp_eth_own_pair offsets are part of the ABI");
+static_assert(MP_ETH_OWN_PSEG_SHIFT + MP_ETH_OWN_PSEG_BITS == 64 &&
+	      MP_ETH_OWN_PDEV_MAX < MP_ETH_DEV_GONE,
+	      "OWN_REQ offset fields fill 64 bits, no partner reads as none");
 static_assert(sizeof(struct mp_eth_auth) == MP_ETH_AUTH_LEN &&
 	      offsetof(struct mp_eth_auth, bind) == 4 &&
 	      offsetof(struct mp_eth_auth, stamp) == 8 &&
@@ -160,9 +169,9 @@ int mp_frame_check(const struct mp_frame *f, u32 max_payload)
 	ret = check_data(f, max_payload);
 	if (ret)
 		return ret;
-	/* an ownership command and its verdict: struct mp_eth_own */
+	/* an ownership command and its verdict: struct mp_eth_own(_pair) */
 	if ((f->op == MP_ETH_OP_OWN_REQ || f->op == MP_ETH_OP_OWN_RESP) &&
-	    f->len != MP_ETH_OWN_LEN)
+	    f->len != MP_ETH_OWN_LEN && f->len != MP_ETH_OWN_PAIR_LEN)
 		return -EPROTO;
 	if (mp_frame_op_is_request(f->op))
 		return check_request(f);
@@ -339,6 +348,85 @@ int mp_own_verdict(int status)
 	default:
 		return -EPROTO;
 	}
+}
+
+static int check_own_req(const struct mp_own_req *r)
+{
+	if (r->cmd < MP_ETH_OWN_QUERY || r->cmd > MP_ETH_OWN_UNSHARE)
+		return -EINVAL;
+	if (r->pdev == MP_ETH_DEV_ANY)
+		return r->pseg ? -EINVAL : 0;
+	/* a mirror copy's claim names its partner, nothing else does */
+	if (r->cmd != MP_ETH_OWN_CLAIM || r->pdev > MP_ETH_OWN_PDEV_MAX ||
+	    r->pseg > MP_ETH_OWN_PSEG_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+int mp_own_req_encode(const struct mp_own_req *r, u64 *offset)
+{
+	int ret;
+
+	if (!r || !offset)
+		return -EINVAL;
+	ret = check_own_req(r);
+	if (ret)
+		return ret;
+	*offset = r->pdev == MP_ETH_DEV_ANY ? MP_ETH_OWN_OFF(r->cmd, r->seg) :
+		  MP_ETH_OWN_PAIR_OFF(r->cmd, r->seg, r->pdev, r->pseg);
+	return 0;
+}
+
+int mp_own_req_decode(u64 offset, struct mp_own_req *r)
+{
+	u32 pdev;
+
+	if (!r)
+		return -EINVAL;
+	r->seg = (u32)offset;
+	r->cmd = (u32)(offset >> 32) & ((1U << MP_ETH_OWN_CMD_BITS) - 1);
+	pdev = (u32)(offset >> MP_ETH_OWN_PDEV_SHIFT) &
+	       ((1U << MP_ETH_OWN_PDEV_BITS) - 1);
+	r->pdev = pdev ? (u16)(pdev - 1) : MP_ETH_DEV_ANY;
+	r->pseg = (u32)(offset >> MP_ETH_OWN_PSEG_SHIFT);
+	return check_own_req(r);
+}
+
+int mp_own_resp_encode(const struct mp_own_resp *r, u8 *buf, u32 len)
+{
+	if (!r || !buf || (len != MP_ETH_OWN_LEN && len != MP_ETH_OWN_PAIR_LEN))
+		return -EINVAL;
+	if (r->pdev == MP_ETH_DEV_ANY && r->pseg)
+		return -EINVAL;
+	mp_put_be32(buf, (u32)r->status);
+	mp_put_be16(buf + offsetof(struct mp_eth_own, owner), r->owner);
+	mp_put_be16(buf + offsetof(struct mp_eth_own, sharers), r->sharers);
+	if (len == MP_ETH_OWN_LEN)
+		return len;
+	mp_put_be16(buf + offsetof(struct mp_eth_own_pair, pdev), r->pdev);
+	mp_put_be16(buf + offsetof(struct mp_eth_own_pair, reserved), 0);
+	mp_put_be32(buf + offsetof(struct mp_eth_own_pair, pseg), r->pseg);
+	return len;
+}
+
+int mp_own_resp_decode(const u8 *buf, u32 len, struct mp_own_resp *r)
+{
+	if (!r || !buf || (len != MP_ETH_OWN_LEN && len != MP_ETH_OWN_PAIR_LEN))
+		return -EINVAL;
+	r->status = (int)mp_get_be32(buf);
+	r->owner = mp_get_be16(buf + offsetof(struct mp_eth_own, owner));
+	r->sharers = mp_get_be16(buf + offsetof(struct mp_eth_own, sharers));
+	r->pdev = MP_ETH_DEV_ANY;
+	r->pseg = 0;
+	if (len == MP_ETH_OWN_LEN)
+		return 0;
+	if (mp_get_be16(buf + offsetof(struct mp_eth_own_pair, reserved)))
+		return -EPROTO;
+	r->pdev = mp_get_be16(buf + offsetof(struct mp_eth_own_pair, pdev));
+	r->pseg = mp_get_be32(buf + offsetof(struct mp_eth_own_pair, pseg));
+	if (r->pdev == MP_ETH_DEV_ANY && r->pseg)
+		return -EPROTO;
+	return 0;
 }
 
 static int check_discover(const struct mp_discover *d)

@@ -112,6 +112,49 @@ int mp_frame_match_response(const struct mp_frame *resp, u8 req_op,
 int mp_frame_nak_errno(int status);
 int mp_own_verdict(int status);
 
+/*
+ * An ownership command (OWN_REQ offset, uapi mp_eth.h), host byte order:
+ * pdev is the partner's device id, MP_ETH_DEV_ANY for none (pseg 0).
+ */
+struct mp_own_req {
+	u32 cmd;	/* enum mp_eth_own_cmd */
+	u32 seg;
+	u16 pdev;
+	u32 pseg;
+};
+
+/*
+ * Offset of OWN_REQ r; 0 or -EINVAL: unknown command, a partner named by
+ * another command than CLAIM, a partner beyond MP_ETH_OWN_PDEV_MAX or
+ * MP_ETH_OWN_PSEG_MAX, a pseg without a partner.
+ */
+int mp_own_req_encode(const struct mp_own_req *r, u64 *offset);
+/* Read an OWN_REQ offset from the wire; 0 or -EINVAL, as encoding refuses. */
+int mp_own_req_decode(u64 offset, struct mp_own_req *r);
+
+/*
+ * The verdict of an OWN_RESP (struct mp_eth_own, or struct mp_eth_own_pair
+ * for a request of MP_ETH_OWN_PAIR_LEN), host byte order: status as sent
+ * (mp_own_verdict() tells what it means to us), pdev MP_ETH_DEV_ANY when
+ * the segment has no partner or the reply has no room for one.
+ */
+struct mp_own_resp {
+	int status;
+	u16 owner;
+	u16 sharers;
+	u16 pdev;
+	u32 pseg;
+};
+
+/*
+ * len: MP_ETH_OWN_LEN (the partner is left out) or MP_ETH_OWN_PAIR_LEN.
+ * Encode returns len or -EINVAL (another len, a pseg without a partner);
+ * decode 0, -EINVAL (another len) or -EPROTO (reserved bits set, a pseg
+ * without a partner).
+ */
+int mp_own_resp_encode(const struct mp_own_resp *r, u8 *buf, u32 len);
+int mp_own_resp_decode(const u8 *buf, u32 len, struct mp_own_resp *r);
+
 /* Discovery payload codec: MP_ETH_DISCOVER_LEN bytes. */
 int mp_discover_encode(const struct mp_discover *d, u8 *buf, size_t size);
 int mp_discover_decode(const u8 *buf, size_t size, struct mp_discover *d);

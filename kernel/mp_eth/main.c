@@ -331,33 +331,6 @@ static_assert((int)MPE_KEY_SET == (int)CMM_MP_KEY_SET &&
 	      (int)MPE_KEY_CLEAR == (int)CMM_MP_KEY_CLEAR &&
 	      MPE_KEY_LEN == CMM_MP_KEY_LEN);
 
-/* Ownership: an OWN_REQ to @dst (uapi mp_eth.h); @cmd is enum mp_own_cmd. */
-static int mpe_backend_own(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
-			   u32 *sharers)
-{
-	u8 buf[MP_ETH_OWN_LEN];
-	struct kvec kv = { .iov_base = buf, .iov_len = sizeof(buf) };
-	struct iov_iter it;
-	int status, ret;
-	u16 o;
-
-	*owner = CMM_MP_NONE;
-	*sharers = 0;
-	iov_iter_kvec(&it, ITER_DEST, &kv, 1, sizeof(buf));
-	ret = mpe_xfer(priv, MP_ETH_OP_OWN_REQ, dst, MP_ETH_OWN_OFF(cmd, seg),
-		       &it);
-	if (ret)
-		return ret;
-	status = (int)get_unaligned_be32(buf);
-	o = get_unaligned_be16(buf + 4);
-	if (o == MP_ETH_DEV_GONE)
-		*owner = CMM_MP_GONE;
-	else if (o != MP_ETH_DEV_ANY)
-		*owner = o;
-	*sharers = get_unaligned_be16(buf + 6);
-	return mp_own_verdict(status);
-}
-
 static int mpe_backend_set_key(void *priv, u32 op, u32 id, const u8 *key)
 {
 	return mpe_auth_set(priv, op, id, key);
@@ -392,7 +365,7 @@ static const struct mp_backend_ops mpe_backend_ops = {
 	.read		= mpe_backend_read,
 	.write		= mpe_backend_write,
 	.peer_stats	= mpe_backend_peer_stats,
-	.own		= mpe_backend_own,
+	.own		= mpe_own,
 	.set_key	= mpe_backend_set_key,
 };
 

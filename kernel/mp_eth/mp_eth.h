@@ -353,6 +353,8 @@ void mpe_rx_stop(struct mpe *m);
 int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);
 void mpe_rq_exit(struct mpe_rq *q);
 u32 mpe_rift_entries(struct mpe *m);
+struct mp_own_info;
+int mpe_own(void *priv, u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);

@@ -21,41 +21,56 @@
 
 #include "mp_eth.h"
 
+/* A device id of the core (CMM_MP_NONE, CMM_MP_GONE) as the wire has it */
+static u16 mpe_own_devid(u32 id)
+{
+	return id == CMM_MP_NONE ? MP_ETH_DEV_ANY :
+	       id == CMM_MP_GONE ? MP_ETH_DEV_GONE : id;
+}
+
 /*
- * Ownership command @f from chip @chip: the verdict goes into the payload,
- * the frame's status is 0 unless the request itself is malformed. It is
- * executed once (@execute), its verdict kept in *@cached; a copy of it is
- * answered from there with the holders as they are now, so a duplicate
- * or a replay within the window never changes who holds what.
+ * Ownership command @f from chip @chip: the verdict goes into the payload
+ * (with the segment's partner when the request's len asks for it), the
+ * frame's status is 0 unless the request itself is malformed (an unknown
+ * command, a partner on another command than a claim: refused before
+ * anything runs). It is executed once (@execute), its verdict kept in
+ * *@cached; a copy of it is answered from there with the holders as they
+ * are now, so a duplicate or a replay within the window never changes who
+ * holds what.
  */
 static int mpe_own_exec(const struct mp_frame *f, u64 chip, bool execute,
 			int *cached, u8 *out)
 {
-	u32 cmd = upper_32_bits(f->offset), seg = lower_32_bits(f->offset);
-	u32 owner, sharers;
+	struct mp_own_info oi = { .pdev = CMM_MP_NONE };
+	struct mp_own_resp resp;
+	struct mp_own_req req;
 	int ret;
 
-	if (cmd < MP_ETH_OWN_QUERY || cmd > MP_ETH_OWN_UNSHARE) {
+	if (mp_own_req_decode(f->offset, &req)) {
 		*cached = -EINVAL;
 		return -EINVAL;
 	}
 	if (execute) {
-		ret = mp_local_own(chip, cmd, seg, &owner, &sharers);
+		if (req.pdev != MP_ETH_DEV_ANY) {
+			oi.pdev = req.pdev;
+			oi.pseg = req.pseg;
+		}
+		ret = mp_local_own(chip, req.cmd, req.seg, &oi);
 		*cached = ret;
 	} else {
 		ret = *cached;
 		if (ret != -EINVAL)
-			mp_local_own(chip, MP_ETH_OWN_QUERY, seg, &owner,
-				     &sharers);
+			mp_local_own(chip, MP_OWN_QUERY, req.seg, &oi);
 	}
 	if (ret == -EINVAL)
 		return ret;
-	put_unaligned_be32((u32)ret, out);
-	put_unaligned_be16(owner == CMM_MP_NONE ? MP_ETH_DEV_ANY :
-			   owner == CMM_MP_GONE ? MP_ETH_DEV_GONE : owner,
-			   out + 4);
-	put_unaligned_be16(sharers, out + 6);
-	return 0;
+	resp.status = ret;
+	resp.owner = mpe_own_devid(oi.owner);
+	resp.sharers = oi.sharers;
+	resp.pdev = mpe_own_devid(oi.pdev);
+	resp.pseg = oi.pdev == CMM_MP_NONE ? 0 : oi.pseg;
+	ret = mp_own_resp_encode(&resp, out, f->len);
+	return ret < 0 ? ret : 0;
 }
 
 /* A write request's payload, straight from its (maybe paged) frame. */

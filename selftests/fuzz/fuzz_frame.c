@@ -6,7 +6,8 @@
  * format in fuzz_frame.h). Besides ASan/UBSan, it checks the invariants
  * the kernel relies on and aborts when one breaks:
  *  - a decoded header re-encodes to the same 32 bytes, and the payload it
- *    announces lies inside the buffer;
+ *    announces lies inside the buffer; so does an ownership command's
+ *    offset (a claim's partner) and its verdict (struct mp_eth_own_pair);
  *  - the reply to a valid request encodes, and decodes to a response that
  *    matches the request;
  *  - bit 0 of a window bitmap is never left set;
@@ -66,6 +67,30 @@ static void check_rift(void)
 	CHECK(busy == s.rift.nr_busy);
 }
 
+/*
+ * An ownership command and its verdict: what decodes (a partner only on a
+ * claim, in range; no reserved bits) encodes to the same bytes.
+ */
+static void check_own(const u8 *buf, const struct mp_frame *f)
+{
+	u8 out[MP_ETH_OWN_PAIR_LEN];
+	struct mp_own_resp resp;
+	struct mp_own_req req;
+	u64 off;
+
+	if (f->op == MP_ETH_OP_OWN_REQ && !mp_own_req_decode(f->offset, &req)) {
+		CHECK(req.pdev == MP_ETH_DEV_ANY ||
+		      (req.cmd == MP_ETH_OWN_CLAIM &&
+		       req.pdev <= MP_ETH_OWN_PDEV_MAX));
+		CHECK(!mp_own_req_encode(&req, &off) && off == f->offset);
+	}
+	if (f->op == MP_ETH_OP_OWN_RESP &&
+	    !mp_own_resp_decode(buf + MP_ETH_HDR_LEN, f->len, &resp)) {
+		CHECK(mp_own_resp_encode(&resp, out, f->len) == (int)f->len);
+		CHECK(!memcmp(out, buf + MP_ETH_HDR_LEN, f->len));
+	}
+}
+
 /* Decode buf; on success check the round trip and return 0. */
 static int decode(const u8 *buf, size_t len, struct mp_frame *f)
 {
@@ -84,6 +109,7 @@ static int decode(const u8 *buf, size_t len, struct mp_frame *f)
 	CHECK(mp_frame_encode(&g, s.max_payload, hdr, sizeof(hdr)) ==
 	      MP_ETH_HDR_LEN);
 	CHECK(!memcmp(hdr, buf, MP_ETH_HDR_LEN));
+	check_own(buf, f);
 	return 0;
 }
 

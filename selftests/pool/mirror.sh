@@ -9,7 +9,9 @@
 #   /dev/mpb4: segment 4 (B) mirrored on 7 (C), a swap device,
 #   /dev/mps5: segment 5 (B) mirrored on 8 (C), written through mmap,
 # and then:
-#  - neither B nor C can read the copy it backs (A holds it);
+#  - neither B nor C can read the copy it backs (A holds it), and both
+#    list each pair as its backing devices record it (4 with mirror 7 and
+#    7 with 4, 5 and 8 alike), without redundancy (only A knows it);
 #  - C loses its power while a process twice its cgroup's memory.max
 #    swaps on /dev/mpb4 and mmap fills go to /dev/mps5: both complete with
 #    every page verified, no error; both segments read "degraded" in
@@ -20,9 +22,11 @@
 #    directly through the transport;
 #  - B's link goes down long enough to be lost while blk_verify writes:
 #    degraded, then B is back and the lost copy is rebuilt where it was,
-#    by itself: mirrored, both copies equal again;
+#    by itself: mirrored, both copies equal again; before that B lists
+#    the new pairs (4 and 1, 5 and 2);
 #  - offline gives both copies back: B can read neither its copy nor
-#    anyone else, and segment 4 onlined again (single) is blank.
+#    anyone else, no host lists a pair any more, and segment 4 onlined
+#    again (single) is blank.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/pool/pool_lib.sh
@@ -37,6 +41,17 @@ CG=/sys/fs/cgroup/mirror
 # offset of pool-wide segment S in its device's DRAM (3 per device)
 seg_off() { echo $(( ($1 % 3) * SEG_SIZE )); }
 redundancy() { seg_json "$1" | sed -n 's/.*"redundancy":"\([a-z]*\)".*/\1/p'; }
+# pair N M: segment N lists M as its mirror, M lists N, neither a redundancy
+# (a host that does not map them knows only what the backing devices keep)
+pair() {
+	mpctl list -s "$1,$2" >&2
+	seg_has "$1" "\"mirror\":$2[,}]" && seg_has "$2" "\"mirror\":$1[,}]" &&
+		! seg_has "$1" redundancy && ! seg_has "$2" redundancy
+}
+# no_pair S...: none of the segments lists a mirror
+no_pair() {
+	for _s; do ! seg_has "$_s" '"mirror"' || return 1; done
+}
 is_red() { test "$(redundancy "$1")" = "$2"; }
 # copy_sum DEV SEG: FNV checksums of segment SEG's copy on device DEV,
 # 16 MiB each (one transfer), read through the transport
@@ -69,7 +84,7 @@ dax_fills() {
 	echo "dax_fills: $1 fills of $((DAX_LEN / MIB)) MiB verified"
 }
 
-case $MP_HOST in 0) tap_plan 33 ;; 1) tap_plan 12 ;; *) tap_plan 8 ;; esac
+case $MP_HOST in 0) tap_plan 33 ;; 1) tap_plan 15 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 3 devices up" wait_until 120 runtime_with 3
@@ -94,6 +109,8 @@ if [ "$MP_HOST" != 0 ]; then
 	s=$(( MP_HOST == 1 ? BLK : BLK_M ))
 	check "host $MP_HOST cannot read the copy it backs (segment $s, held by A): EACCES" \
 		"! mpe_test read $MP_HOST $(seg_off $s) 16 2>/tmp/err; cat /tmp/err; grep -q EACCES /tmp/err"
+	check "host $MP_HOST lists the pairs its backing devices record: $BLK-$BLK_M, $DAX-$DAX_M" \
+		"pair $BLK $BLK_M && pair $DAX $DAX_M"
 fi
 check "barrier: before C's power cut" barrier 3 120
 
@@ -147,6 +164,7 @@ fi
 # C is gone: A and B meet through their barrier slots alone
 if [ "$MP_HOST" = 1 ]; then
 	check "B: told to go" mpe_test await 0 21 300
+	check "B lists the repaired pairs: $BLK-1, $DAX-2" "pair $BLK 1 && pair $DAX 2"
 	check "B: link down for 10 s (lost), then up" \
 		"ip link set eth0 down && sleep 10 && ip link set eth0 up"
 fi
@@ -168,10 +186,11 @@ if [ "$MP_HOST" = 0 ]; then
 	diag "monitor events: degraded $(events degraded), rebuilding $(events rebuilding), mirrored $(events mirrored)"
 	check "offline $BLK and $DAX: both devices gone" \
 		"mpctl offline $BLK && mpctl offline $DAX && ! test -e $DEVB && ! test -e $DEVD &&
-		 ! seg_has 1 owner && ! seg_has $BLK '\"mirror\"'"
+		 ! seg_has 1 owner && no_pair $BLK 1 $DAX 2"
 fi
 if [ "$MP_HOST" = 1 ]; then
 	check "B: A offlined both" mpe_test await 0 22 900
+	check "B lists no pair any more" "no_pair $BLK 1 $DAX 2 $BLK_M $DAX_M"
 	check "B's own read of its released copy is refused (nobody holds it)" \
 		"! mpe_test read 1 $(seg_off $BLK) 16 2>/tmp/err; cat /tmp/err; grep -q EACCES /tmp/err"
 	check "B tells A" mpe_test signal 0 1 23 120

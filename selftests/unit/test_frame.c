@@ -569,13 +569,132 @@ static void test_own(void **state)
 	assert_int_equal(mp_frame_match_response(&r, MP_ETH_OP_OWN_REQ,
 						 f.offset, f.len), 0);
 
-	/* the length is that of struct mp_eth_own, both ways */
-	f.len = 16;
+	/* the length is that of struct mp_eth_own(_pair), both ways */
+	f.len = 12;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
+	f.len = MP_ETH_OWN_PAIR_LEN;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.len = 24;
 	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EPROTO);
 	r.op = MP_ETH_OP_OWN_RESP;
 	r.status = 0;
 	r.len = 4;
 	assert_int_equal(mp_frame_check(&r, MTU_PAYLOAD), -EPROTO);
+}
+
+/*
+ * A mirror copy's claim names its partner in the offset's upper bits; a
+ * frame without one (every sender before pairs) reads as before.
+ */
+static void assert_own_req(const struct mp_own_req *a,
+			   const struct mp_own_req *b)
+{
+	assert_int_equal(a->cmd, b->cmd);
+	assert_int_equal(a->seg, b->seg);
+	assert_int_equal(a->pdev, b->pdev);
+	assert_int_equal(a->pseg, b->pseg);
+}
+
+static void test_own_req_pair(void **state)
+{
+	struct mp_own_req r = { .cmd = MP_ETH_OWN_CLAIM, .seg = 5,
+				.pdev = 2, .pseg = 9 }, g;
+	u64 off;
+
+	/* an old frame: no partner */
+	assert_int_equal(mp_own_req_decode(MP_ETH_OWN_OFF(MP_ETH_OWN_QUERY, 7),
+					   &g), 0);
+	assert_int_equal(g.cmd, MP_ETH_OWN_QUERY);
+	assert_int_equal(g.seg, 7);
+	assert_int_equal(g.pdev, MP_ETH_DEV_ANY);
+	assert_int_equal(g.pseg, 0);
+
+	assert_int_equal(mp_own_req_encode(&r, &off), 0);
+	assert_true(off == MP_ETH_OWN_PAIR_OFF(MP_ETH_OWN_CLAIM, 5, 2, 9));
+	assert_true(off == ((u64)9 << 47 | (u64)3 << 36 | (u64)2 << 32 | 5));
+	assert_int_equal(mp_own_req_decode(off, &g), 0);
+	assert_own_req(&g, &r);
+
+	/* the largest partner fits, and so does device 0 */
+	r.pdev = MP_ETH_OWN_PDEV_MAX;
+	r.pseg = MP_ETH_OWN_PSEG_MAX;
+	r.seg = 0xfffffff0;
+	assert_int_equal(mp_own_req_encode(&r, &off), 0);
+	assert_int_equal(mp_own_req_decode(off, &g), 0);
+	assert_own_req(&g, &r);
+	r.pdev = 0;
+	r.pseg = 0;
+	assert_int_equal(mp_own_req_encode(&r, &off), 0);
+	assert_int_equal(mp_own_req_decode(off, &g), 0);
+	assert_int_equal(g.pdev, 0);
+
+	/* refused both ways: beyond range, a partner on another command */
+	r.pdev = MP_ETH_OWN_PDEV_MAX + 1;
+	assert_int_equal(mp_own_req_encode(&r, &off), -EINVAL);
+	r.pdev = 1;
+	r.pseg = MP_ETH_OWN_PSEG_MAX + 1;
+	assert_int_equal(mp_own_req_encode(&r, &off), -EINVAL);
+	r.pseg = 1;
+	r.cmd = MP_ETH_OWN_RELEASE;
+	assert_int_equal(mp_own_req_encode(&r, &off), -EINVAL);
+	assert_int_equal(mp_own_req_decode(MP_ETH_OWN_PAIR_OFF(MP_ETH_OWN_QUERY,
+								1, 1, 1), &g),
+			 -EINVAL);
+	/* an index without a device, an unknown command */
+	assert_int_equal(mp_own_req_decode(MP_ETH_OWN_OFF(MP_ETH_OWN_CLAIM, 1) |
+					   (u64)1 << 47, &g), -EINVAL);
+	assert_int_equal(mp_own_req_decode(MP_ETH_OWN_OFF(6, 1), &g), -EINVAL);
+	assert_int_equal(mp_own_req_decode(MP_ETH_OWN_OFF(0, 1), &g), -EINVAL);
+	r.cmd = MP_ETH_OWN_CLAIM;
+	r.pdev = MP_ETH_DEV_ANY;
+	assert_int_equal(mp_own_req_encode(&r, &off), -EINVAL);
+}
+
+/* The verdict with the partner: struct mp_eth_own_pair, or without it. */
+static void test_own_resp_pair(void **state)
+{
+	struct mp_own_resp r = { .status = -EBUSY, .owner = 3, .sharers = 0,
+				 .pdev = 1, .pseg = 0x12345 }, g;
+	static const u8 want[MP_ETH_OWN_PAIR_LEN] = {
+		0xff, 0xff, 0xff, 0xf0, 0, 3, 0, 0,
+		0, 1, 0, 0, 0, 0x01, 0x23, 0x45,
+	};
+	u8 buf[MP_ETH_OWN_PAIR_LEN];
+
+	assert_int_equal(mp_own_resp_encode(&r, buf, sizeof(buf)),
+			 MP_ETH_OWN_PAIR_LEN);
+	assert_memory_equal(buf, want, sizeof(want));
+	assert_int_equal(mp_own_resp_decode(buf, sizeof(buf), &g), 0);
+	assert_int_equal(g.status, r.status);
+	assert_int_equal(g.owner, r.owner);
+	assert_int_equal(g.sharers, r.sharers);
+	assert_int_equal(g.pdev, r.pdev);
+	assert_int_equal(g.pseg, r.pseg);
+	/* an old reply: no partner, whatever follows */
+	assert_int_equal(mp_own_resp_decode(buf, MP_ETH_OWN_LEN, &g), 0);
+	assert_int_equal(g.owner, 3);
+	assert_int_equal(g.pdev, MP_ETH_DEV_ANY);
+	assert_int_equal(g.pseg, 0);
+	assert_int_equal(mp_own_resp_encode(&r, buf, MP_ETH_OWN_LEN),
+			 MP_ETH_OWN_LEN);
+	assert_memory_equal(buf, want, MP_ETH_OWN_LEN);
+	/* refused: reserved bits, an index without a partner, other lengths */
+	memcpy(buf, want, sizeof(want));
+	buf[11] = 1;
+	assert_int_equal(mp_own_resp_decode(buf, sizeof(buf), &g), -EPROTO);
+	memcpy(buf, want, sizeof(want));
+	buf[8] = 0xff;
+	buf[9] = 0xff;
+	assert_int_equal(mp_own_resp_decode(buf, sizeof(buf), &g), -EPROTO);
+	assert_int_equal(mp_own_resp_decode(buf, 12, &g), -EINVAL);
+	assert_int_equal(mp_own_resp_encode(&r, buf, 12), -EINVAL);
+	r.pdev = MP_ETH_DEV_ANY;
+	assert_int_equal(mp_own_resp_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r.pseg = 0;
+	assert_int_equal(mp_own_resp_encode(&r, buf, sizeof(buf)),
+			 MP_ETH_OWN_PAIR_LEN);
+	assert_int_equal(mp_own_resp_decode(buf, sizeof(buf), &g), 0);
+	assert_int_equal(g.pdev, MP_ETH_DEV_ANY);
 }
 
 static void test_all_byte_mutations(void **state)
@@ -628,6 +747,8 @@ int main(void)
 		cmocka_unit_test(test_auth_trailer),
 		cmocka_unit_test(test_auth_bind),
 		cmocka_unit_test(test_own),
+		cmocka_unit_test(test_own_req_pair),
+		cmocka_unit_test(test_own_resp_pair),
 		cmocka_unit_test(test_peer_errnos),
 		cmocka_unit_test(test_all_byte_mutations),
 	};

@@ -190,10 +190,33 @@ struct mp_eth_auth {
  * verdict it cached then (a duplicate or replay never arbitrates again).
  * The OWN_RESP payload is struct mp_eth_own; a malformed request (unknown
  * command) is NAKed (-EINVAL).
+ *
+ * A mirror copy's claim names its partner, the segment that keeps the
+ * other copy (Documentation/pool.rst, "Mirrored segments"), in the upper
+ * bits of the offset: MP_ETH_OWN_PAIR_OFF(cmd, seg, pdev, pseg), the
+ * partner's device id plus one (0: none, so that a frame without it reads
+ * as before) and its segment index there. Only a CLAIM may name one. A
+ * request whose len is MP_ETH_OWN_PAIR_LEN asks for struct mp_eth_own_pair,
+ * the verdict with the partner the device keeps with the owner; with
+ * MP_ETH_OWN_LEN it gets struct mp_eth_own, as senders before pairs.
  */
 #define MP_ETH_OWN_LEN		8	/* sizeof(struct mp_eth_own) */
+#define MP_ETH_OWN_PAIR_LEN	16	/* sizeof(struct mp_eth_own_pair) */
 #define MP_ETH_OWN_OFF(cmd, seg) \
 	(((__u64)(cmd) << 32) | (__u32)(seg))
+/* offset bits 32..35 command, 36..46 partner device + 1, 47..63 its index */
+#define MP_ETH_OWN_CMD_BITS	4
+#define MP_ETH_OWN_PDEV_BITS	11
+#define MP_ETH_OWN_PSEG_BITS	17
+#define MP_ETH_OWN_PDEV_SHIFT	(32 + MP_ETH_OWN_CMD_BITS)
+#define MP_ETH_OWN_PSEG_SHIFT	(MP_ETH_OWN_PDEV_SHIFT + MP_ETH_OWN_PDEV_BITS)
+/* the largest partner device id and segment index a claim can name */
+#define MP_ETH_OWN_PDEV_MAX	((1U << MP_ETH_OWN_PDEV_BITS) - 2)
+#define MP_ETH_OWN_PSEG_MAX	((1U << MP_ETH_OWN_PSEG_BITS) - 1)
+#define MP_ETH_OWN_PAIR_OFF(cmd, seg, pdev, pseg) \
+	(MP_ETH_OWN_OFF(cmd, seg) | \
+	 ((__u64)((pdev) + 1) << MP_ETH_OWN_PDEV_SHIFT) | \
+	 ((__u64)(pseg) << MP_ETH_OWN_PSEG_SHIFT))
 
 enum mp_eth_own_cmd {
 	MP_ETH_OWN_QUERY	= 1,	/* who owns it */
@@ -224,6 +247,27 @@ struct mp_eth_own {
 	__be32	status;		/* 0 */
 	__be16	owner;		/* 4 */
 	__be16	sharers;	/* 6 */
+};
+
+/*
+ * OWN_RESP payload to a request of len MP_ETH_OWN_PAIR_LEN: the verdict,
+ * and the partner of the segment after the command.
+ *
+ * pdev     device id of the partner segment's device, MP_ETH_DEV_ANY for no
+ *          partner, MP_ETH_DEV_GONE a device that is not in the pool now
+ *          (the partner is kept by chip id, like the owner)
+ * pseg     the partner's segment index on that device; 0 without one
+ * reserved 0
+ *
+ * The partner is the owner's: a claim sets it (a claim by the owner again
+ * changes it, e.g. when a repair moved the other copy), and it goes when
+ * the segment is released, wiped or handed to another owner.
+ */
+struct mp_eth_own_pair {
+	struct mp_eth_own own;	/* 0 */
+	__be16	pdev;		/* 8 */
+	__be16	reserved;	/* 10 */
+	__be32	pseg;		/* 12 */
 };
 
 #endif /* _UAPI_LINUX_MP_ETH_H */

@@ -43,6 +43,23 @@ enum mp_own_cmd {
 };
 
 /**
+ * struct mp_own_info - an ownership command's partner and verdict
+ * @owner: out: the owner after the command, by device id (CMM_MP_NONE
+ *	for none, CMM_MP_GONE for a device not in the pool now)
+ * @sharers: out: the bitmap of the sharers' device ids after it
+ * @pdev: in: the partner a CLAIM names for a mirror copy, by device id
+ *	(CMM_MP_NONE for none); out: the partner the segment has after the
+ *	command (CMM_MP_GONE: its device is not in the pool now)
+ * @pseg: the partner's segment index on @pdev's device (0 without one)
+ */
+struct mp_own_info {
+	u32 owner;
+	u32 sharers;
+	u32 pdev;
+	u32 pseg;
+};
+
+/**
  * struct mp_backend_peer - what a backend knows about one remote device
  * @id: device id of the peer
  * @mac: its backend port address (zero when the backend has none)
@@ -71,10 +88,10 @@ struct mp_backend_peer {
  * @peer_stats: fill @p for the @idx-th known peer (0, 1, ...);
  *	-ENOENT past the last one
  * @own: optional; ask device @dst to arbitrate the ownership of its
- *	segment @seg (its own numbering): @cmd is enum mp_own_cmd;
- *	sleeps; returns the device's verdict (0, -EBUSY, -EINPROGRESS,
- *	-EPERM, -ERANGE) or a transport error, *@owner the owner after it
- *	(CMM_MP_NONE for none), *@sharers the bitmap of its sharers
+ *	segment @seg (its own numbering): @cmd is enum mp_own_cmd, a
+ *	CLAIM's partner in @oi; sleeps; returns the device's verdict (0,
+ *	-EBUSY, -EINPROGRESS, -EPERM, -ERANGE, -EINVAL) or a transport
+ *	error, the holders and the partner after it in @oi
  * @set_key: optional; change the key that authenticates the backend's
  *	traffic: @op is enum cmm_mp_key_op, @key CMM_MP_KEY_LEN bytes
  *	(unused by CMM_MP_KEY_CLEAR); 0 or -errno
@@ -86,8 +103,8 @@ struct mp_backend_ops {
 	int (*write)(void *priv, u16 dst, u64 offset, struct iov_iter *from);
 	int (*peer_stats)(void *priv, unsigned int idx,
 			  struct mp_backend_peer *p);
-	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg, u32 *owner,
-		   u32 *sharers);
+	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg,
+		   struct mp_own_info *oi);
 	int (*set_key)(void *priv, u32 op, u32 id, const u8 *key);
 };
 
@@ -98,7 +115,7 @@ void mp_backend_unregister(const struct mp_backend_ops *ops);
 int mp_backend_read(u16 dst, u64 offset, struct iov_iter *to);
 int mp_backend_write(u16 dst, u64 offset, struct iov_iter *from);
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
-int mp_backend_own(u16 dst, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
+int mp_backend_own(u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 int mp_backend_set_key(u32 op, u32 id, const u8 *key);
 
 /* The pool-wide view, from the backend's discovery (pool.c). */
@@ -121,6 +138,6 @@ int mp_local_read(u64 src, u64 offset, void *buf, u32 len);
 int mp_local_write(u64 src, u64 offset, const void *buf, u32 len);
 int mp_local_read_iter(u64 src, u64 offset, struct iov_iter *to);
 int mp_local_write_iter(u64 src, u64 offset, struct iov_iter *from);
-int mp_local_own(u64 src, u32 cmd, u32 seg, u32 *owner, u32 *sharers);
+int mp_local_own(u64 src, u32 cmd, u32 seg, struct mp_own_info *oi);
 
 #endif /* _LINUX_CMM_MP_BACKEND_H */
