@@ -121,6 +121,43 @@ static void seed_requests(const char *dir)
 	emit(dir, "window", &sd);
 }
 
+/*
+ * Ownership: a mirror copy's claim naming its partner, an old query, and
+ * a verdict with the partner (struct mp_eth_own_pair, a valid one).
+ */
+static void seed_own(const char *dir)
+{
+	struct mp_own_resp v = { .owner = PEER, .pdev = 2, .pseg = 5 };
+	struct mp_own_req c = { .cmd = MP_ETH_OWN_CLAIM, .seg = 1,
+				.pdev = 2, .pseg = 5 };
+	u8 frame[MP_ETH_HDR_LEN + MP_ETH_OWN_PAIR_LEN];
+	struct mp_frame f, r;
+	struct seed sd;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.buf[sd.len++] = 0;
+	f = request(MP_ETH_OP_OWN_REQ, 20, 19, MP_ETH_OWN_PAIR_LEN);
+	if (mp_own_req_encode(&c, &f.offset)) {
+		fprintf(stderr, "cannot encode the claim seed\n");
+		exit(1);
+	}
+	rx(&sd, &f, 0, 0);
+	f = request(MP_ETH_OP_OWN_REQ, 21, 19, MP_ETH_OWN_LEN);
+	f.offset = MP_ETH_OWN_OFF(MP_ETH_OWN_QUERY, 1);
+	rx(&sd, &f, 0, 0);
+	f = request(MP_ETH_OP_OWN_REQ, 22, 19, MP_ETH_OWN_PAIR_LEN);
+	mp_frame_reply(&f, 0, &r);
+	if (mp_frame_encode(&r, fuzz_max_payload[0], frame, sizeof(frame)) !=
+	    MP_ETH_HDR_LEN ||
+	    mp_own_resp_encode(&v, frame + MP_ETH_HDR_LEN,
+			       MP_ETH_OWN_PAIR_LEN) != MP_ETH_OWN_PAIR_LEN) {
+		fprintf(stderr, "cannot encode the verdict seed\n");
+		exit(1);
+	}
+	rec(&sd, FUZZ_RX, 0, frame, sizeof(frame));
+	emit(dir, "own", &sd);
+}
+
 /* A request of ours, answered with resp_op, then one that times out. */
 static void seed_rift(const char *dir, u8 resp_op)
 {
@@ -247,5 +284,6 @@ int main(int argc, char **argv)
 	seed_rift(argv[1], MP_ETH_OP_NAK);
 	seed_discover(argv[1]);
 	seed_stamps(argv[1]);
+	seed_own(argv[1]);
 	return 0;
 }

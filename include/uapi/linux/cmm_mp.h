@@ -135,13 +135,15 @@ enum cmm_mp_attr {
 	CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
 	/*
 	 * Mirrored segments (dax and blk, pooling mode): u32, the pool-wide
-	 * number of the segment that holds the second copy of a segment
-	 * mapped here. Input of SEG_ONLINE (the copy to keep beside
-	 * CMM_MP_A_SEG_ID, on another device) and of SEG_REPAIR (a
-	 * replacement for the lost copy).
+	 * number of the segment that holds the other copy, in the listing
+	 * of either segment of the pair on every host (the backing devices
+	 * record the pair with the owner). Input of SEG_ONLINE (the copy to
+	 * keep beside CMM_MP_A_SEG_ID, on another device) and of SEG_REPAIR
+	 * (a replacement for the lost copy).
 	 */
 	CMM_MP_A_SEG_MIRROR,
-	CMM_MP_A_SEG_REDUNDANCY,/* u32: enum cmm_mp_seg_redundancy */
+	/* u32: enum cmm_mp_seg_redundancy; on the host that maps the pair */
+	CMM_MP_A_SEG_REDUNDANCY,
 	CMM_MP_A_SEG_REBUILT,	/* u64: bytes of the lost copy rebuilt so far */
 	__CMM_MP_A_MAX,
 };
