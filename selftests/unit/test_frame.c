@@ -637,9 +637,8 @@ static void test_own_req_pair(void **state)
 	r.pseg = 1;
 	r.cmd = MP_ETH_OWN_RELEASE;
 	assert_int_equal(mp_own_req_encode(&r, &off), -EINVAL);
-	assert_int_equal(mp_own_req_decode(MP_ETH_OWN_PAIR_OFF(MP_ETH_OWN_QUERY,
-								1, 1, 1), &g),
-			 -EINVAL);
+	off = MP_ETH_OWN_PAIR_OFF(MP_ETH_OWN_QUERY, 1, 1, 1);
+	assert_int_equal(mp_own_req_decode(off, &g), -EINVAL);
 	/* an index without a device, an unknown command */
 	assert_int_equal(mp_own_req_decode(MP_ETH_OWN_OFF(MP_ETH_OWN_CLAIM, 1) |
 					   (u64)1 << 47, &g), -EINVAL);
