@@ -20,7 +20,11 @@
 # dearer per segment than the 256.
 . /selftests/lib.sh
 
-N=2048 SMALL=256 SEG=131072
+# N segments: 2,048 in make check; more with `scripts/seg-scale --segments
+# N` (mp.many=N on the kernel command line, the pool sized to match)
+N=$(sed -n 's/.*mp\.many=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
+N=${N:-2048} SMALL=256
+SEG=$((MP_POOL_SIZE / N))
 # the cost per segment of all $N over that of $SMALL may not exceed this,
 # nor online or offline alone the second (one direction is noisier)
 MAX_RATIO=2 MAX_RATIO_DIR=3
