@@ -100,3 +100,13 @@ fio_verify() {
 	cat /tmp/fio.v >&2
 	return $_r
 }
+
+# check_verify DEV: fio_verify DEV as a test point; a device that is not
+# there fails it (fio would write a regular file of that name)
+check_verify() {
+	if [ -b "$1" ]; then
+		check "$1: crc32c-verified write and read back" fio_verify "$1"
+	else
+		fail "$1: crc32c-verified write and read back: no such device"
+	fi
+}

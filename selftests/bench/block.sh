@@ -69,11 +69,7 @@ for r in $ROUNDS; do
 		check "round $r: fio $j on /dev/nbd0" fio_run nbd /dev/nbd0 "$j"
 	done
 done
-if [ -b /dev/mpb$SEG ]; then
-	check "/dev/mpb$SEG: crc32c-verified write and read back" fio_verify /dev/mpb$SEG
-else
-	fail "/dev/mpb$SEG: crc32c-verified write and read back: no such device"
-fi
+check_verify /dev/mpb$SEG
 check "/dev/nbd0: crc32c-verified write and read back" fio_verify /dev/nbd0
 check "barrier: done" "nbd-client -d /dev/nbd0; barrier 3 3000"
 bench_emit

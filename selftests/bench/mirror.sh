@@ -98,11 +98,7 @@ for r in $ROUNDS; do
 		done
 	done
 done
-if [ -b /dev/mpb$MIRRORED ]; then
-	check "/dev/mpb$MIRRORED: crc32c-verified write and read back" fio_verify /dev/mpb$MIRRORED
-else
-	fail "/dev/mpb$MIRRORED: crc32c-verified write and read back: no such device"
-fi
+check_verify /dev/mpb$MIRRORED
 check "segment $MIRRORED still \"mirrored\" after the bench (no copy lost)" is_mirrored
 check "barrier: done" barrier 2 3000
 bench_emit
