@@ -145,21 +145,22 @@ req_order() {
 		sed -e "s/^$1 /r/" -e 's/^"segment":/e/' | tr '\n' ' ')
 	sed -e "s/$1 [0-9]\$//" "$tmp/both" >"$tmp/out"
 }
+# run_logged CMD RANGE: mpctl CMD RANGE with the fake logging its requests
+# into $tmp/both, where mpctl's output goes too; $rc, $tmp/err, req_order
+run_logged() {
+	: >"$tmp/both"
+	FAKE_CMM_MP_REQLOG="$tmp/both" env LD_PRELOAD="$FAKE" "$MPCTL" "$1" "$2" \
+		>>"$tmp/both" 2>"$tmp/err"
+	rc=$?
+	req_order "$1"
+}
 offline_all
-: >"$tmp/both"
-FAKE_CMM_MP_REQLOG="$tmp/both" env LD_PRELOAD="$FAKE" "$MPCTL" online 0-3 \
-	>>"$tmp/both" 2>"$tmp/err"
-rc=$?
-req_order online
+run_logged online 0-3
 [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] && json_ok &&
 	[ "$order" = "r0 e0 r1 e1 r2 e2 r3 e3 " ] &&
 	jq_is '[s["segment"] for s in d]' '[0,1,2,3]'
 ok $? "online 0-3 streams: each element out before the next request ($order)"
-: >"$tmp/both"
-FAKE_CMM_MP_REQLOG="$tmp/both" env LD_PRELOAD="$FAKE" "$MPCTL" offline 0-3 \
-	>>"$tmp/both" 2>"$tmp/err"
-rc=$?
-req_order offline
+run_logged offline 0-3
 [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] && json_ok &&
 	[ "$order" = "r0 e0 r1 e1 r2 e2 r3 e3 " ]
 ok $? "offline 0-3 streams the same way ($order)"
