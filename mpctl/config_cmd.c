@@ -361,6 +361,7 @@ static char *read_iomem(void)
 	size_t len = 0, room = 16384, n;
 	char *buf = malloc(room), *big;
 	FILE *f;
+	int err;
 
 	f = fopen(path && *path ? path : "/proc/iomem", "r");
 	if (!f || !buf)
@@ -383,9 +384,11 @@ static char *read_iomem(void)
 	buf[len] = '\0';
 	return buf;
 fail:
+	err = errno ? errno : EIO;
 	if (f)
 		fclose(f);
 	free(buf);
+	errno = err;	/* what the caller reports, not fclose()'s */
 	return NULL;
 }
 
