@@ -26,6 +26,7 @@
 
 struct mp_dev;
 struct mp_remote;
+struct mp_remote_leg;
 struct netlink_ext_ack;
 struct notifier_block;
 
@@ -279,6 +280,8 @@ int mp_remote_unmap(const struct mp_seg_target *t,
 		    struct netlink_ext_ack *extack);
 struct mp_remote *mp_remote_find(struct mp_dev *d, u32 seg);
 int mp_remote_devnode(struct mp_remote *r, char *buf, size_t len);
+u32 mp_remote_state(struct mp_remote *r, const struct mp_remote_leg *leg,
+		    u32 *owner);
 int mp_remote_init(void);
 void mp_remote_exit(void);
 
@@ -286,11 +289,13 @@ void mp_remote_exit(void);
 enum mp_seg_event {
 	MP_SEG_EV_LOCAL,	/* a segment of the local device: struct mp_seg */
 	MP_SEG_EV_MAPPING,	/* a mapping's copies: struct mp_remote */
+	MP_SEG_EV_MAPPED,	/* a mapping made, or a copy moved: mp_remote */
+	MP_SEG_EV_UNMAPPED,	/* a mapping about to go: struct mp_remote */
 };
 
 int mp_seg_notifier_register(struct notifier_block *nb);
 void mp_seg_notifier_unregister(struct notifier_block *nb);
-void mp_seg_notify(unsigned long event, void *data);
+int mp_seg_notify(unsigned long event, void *data);
 
 /* hold.c: asking a backing device for a segment */
 struct mp_own_info;
@@ -320,7 +325,6 @@ int mp_seg_online(struct mp_dev *d, u32 id, u32 mode, u32 flags, u32 mirror,
 int mp_seg_offline(struct mp_dev *d, u32 id, struct netlink_ext_ack *extack);
 
 /* seg.c, for seg_repair.c */
-struct mp_remote_leg;
 void mp_seg_changed(struct mp_seg *s);
 int mp_seg_place(struct mp_dev *d, struct mp_seg_target *t,
 		 struct netlink_ext_ack *extack);

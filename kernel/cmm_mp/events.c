@@ -16,7 +16,11 @@ static BLOCKING_NOTIFIER_HEAD(mp_seg_notifier);
  * @nb: called with enum mp_seg_event as the action: MP_SEG_EV_LOCAL with
  *	the struct mp_seg of the local device that changed, MP_SEG_EV_MAPPING
  *	with the struct mp_remote whose copies changed (mirror.c: no lock
- *	held, the mapping stays until the call returns)
+ *	held) or that went stale (remote.c: the pool device's lock held);
+ *	the mapping stays until the call returns; MP_SEG_EV_MAPPED
+ *	with the struct mp_remote just made, or one of whose copies moved,
+ *	and MP_SEG_EV_UNMAPPED with one about to go (remote.c: the pool
+ *	device's lock held)
  *
  * Return: 0.
  */
@@ -37,9 +41,13 @@ void mp_seg_notifier_unregister(struct notifier_block *nb)
 /**
  * mp_seg_notify() - tell the listeners that a segment changed
  * @event: enum mp_seg_event
- * @data: the segment (MP_SEG_EV_LOCAL) or mapping (MP_SEG_EV_MAPPING)
+ * @data: the segment (MP_SEG_EV_LOCAL) or mapping (the others)
+ *
+ * Return: 0, or the first listener's refusal (MP_SEG_EV_MAPPED: a mapping
+ * that udev would not see is undone).
  */
-void mp_seg_notify(unsigned long event, void *data)
+int mp_seg_notify(unsigned long event, void *data)
 {
-	blocking_notifier_call_chain(&mp_seg_notifier, event, data);
+	return notifier_to_errno(blocking_notifier_call_chain(&mp_seg_notifier,
+							      event, data));
 }

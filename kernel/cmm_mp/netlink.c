@@ -448,6 +448,9 @@ static int mp_nl_seg_event(struct notifier_block *nb, unsigned long action,
 	struct sk_buff *msg;
 	int ret;
 
+	/* a mapping's device comes and goes with it: sysfs.c tells udev */
+	if (action != MP_SEG_EV_LOCAL && action != MP_SEG_EV_MAPPING)
+		return NOTIFY_DONE;
 	if (!genl_has_listeners(&mp_nl_family, &init_net, MP_NL_MCGRP_EVENTS))
 		return NOTIFY_DONE;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);

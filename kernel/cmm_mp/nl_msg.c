@@ -214,26 +214,27 @@ static int mp_nl_put_map(struct sk_buff *skb, struct mp_dev *d, u32 id,
  *
  * Told from the mapping alone (the pool device's lock is not taken:
  * the change may come from the I/O path): the segment is held by this
- * host and mapped, with its copies' redundancy.
+ * host and mapped (mp_remote_state(), as its sysfs device reads), with
+ * its copies' redundancy.
  *
  * Return: 0 or -EMSGSIZE.
  */
 int mp_nl_fill_mapping(struct sk_buff *skb, struct mp_remote *r, u8 cmd)
 {
 	struct mp_dev *d = r->d;
+	u32 state, owner;
 	void *hdr;
 
+	state = mp_remote_state(r, &r->leg[0], &owner);
 	hdr = genlmsg_put(skb, 0, 0, &mp_nl_family, 0, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, CMM_MP_A_SEG_ID, r->seg) ||
 	    nla_put_u32(skb, CMM_MP_A_DEV_ID, READ_ONCE(r->leg[0].devid)) ||
 	    nla_put_u64_64bit(skb, CMM_MP_A_SEG_SIZE, r->size, CMM_MP_A_PAD) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, r->shared ?
-			CMM_MP_SEG_SHARED : CMM_MP_SEG_OWNED) ||
+	    nla_put_u32(skb, CMM_MP_A_SEG_STATE, state) ||
 	    mp_nl_put_map(skb, d, r->seg, 0, CMM_MP_NONE) ||
-	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, r->shared ? CMM_MP_NONE :
-			READ_ONCE(d->id))) {
+	    nla_put_u32(skb, CMM_MP_A_SEG_OWNER, owner)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -63,6 +63,33 @@ int mp_remote_devnode(struct mp_remote *r, char *buf, size_t len)
 	return snprintf(buf, len, "/dev/%s%u", r->ops->node, r->seg);
 }
 
+/**
+ * mp_remote_state() - the state of a copy of a segment mapped here
+ * @r: the mapping (no lock needed)
+ * @leg: one of its copies
+ * @owner: set to this host's device id in pooling mode, else CMM_MP_NONE
+ *
+ * Told from the mapping, as the pool map of the last generation has it:
+ * this host holds the copy, owned in pooling mode, shared in sharing
+ * mode; failed, held by nobody, once its device is lost (as netlink
+ * lists a segment of a lost device) or the mapping went stale (its
+ * segment number may name another segment now). Its device on the cmm_mp
+ * bus and netlink's events both read it here.
+ *
+ * Return: enum cmm_mp_seg_state.
+ */
+u32 mp_remote_state(struct mp_remote *r, const struct mp_remote_leg *leg,
+		    u32 *owner)
+{
+	*owner = CMM_MP_NONE;
+	if (READ_ONCE(r->stale) || READ_ONCE(leg->lost))
+		return CMM_MP_SEG_FAILED;
+	if (r->shared)
+		return CMM_MP_SEG_SHARED;
+	*owner = READ_ONCE(r->d->id);
+	return CMM_MP_SEG_OWNED;
+}
+
 int mp_remote_open(struct mp_remote *r)
 {
 	int ret = 0;
@@ -144,6 +171,7 @@ static void mp_remote_leg_init(struct mp_dev *d, struct mp_remote_leg *leg,
 	leg->dev_off = (u64)t->idx * size;
 	/* 0 (no chip has it) for our own device, whose chip id may change */
 	leg->chip_id = t->devid == d->id ? 0 : d->pamt.dev[t->devid].chip_id;
+	WRITE_ONCE(leg->lost, false);
 }
 
 /**
@@ -153,10 +181,11 @@ static void mp_remote_leg_init(struct mp_dev *d, struct mp_remote_leg *leg,
  *	device's lock held
  * @extack: for the reason of a failure
  *
- * A mirrored mapping is found under both segment numbers.
+ * A mirrored mapping is found under both segment numbers. Each copy on
+ * another device becomes a device on the cmm_mp bus (MP_SEG_EV_MAPPED).
  *
- * Return: 0, -EALREADY mapped already, -ENOMEM, or the device node's
- * error.
+ * Return: 0, -EALREADY mapped already, -ENOMEM, or the error of the
+ * device node or of the segment's devices.
  */
 int mp_remote_map(const struct mp_seg_target *t,
 		  struct netlink_ext_ack *extack)
@@ -202,9 +231,16 @@ int mp_remote_map(const struct mp_seg_target *t,
 		NL_SET_ERR_MSG(extack, "cannot create the segment's device node");
 		goto err_erase_mirror;
 	}
+	ret = mp_seg_notify(MP_SEG_EV_MAPPED, r);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot add the segment's device");
+		goto err_del;
+	}
 	__module_get(THIS_MODULE);
 	return 0;
 
+err_del:
+	r->ops->del(r);
 err_erase_mirror:
 	if (t->mirror)
 		xa_erase(&d->remote, t->mirror->id);
@@ -243,6 +279,8 @@ int mp_remote_replace_leg(struct mp_remote *r, struct mp_remote_leg *leg,
 	/* nothing reads a lost copy's fields: it stays lost until rebuilt */
 	mp_remote_leg_init(d, leg, t, r->size);
 	xa_erase(&d->remote, old);
+	/* the copy's device follows it; the mapping works without one */
+	mp_seg_notify(MP_SEG_EV_MAPPED, r);
 	return 0;
 }
 
@@ -279,6 +317,7 @@ int mp_remote_unmap(const struct mp_seg_target *t,
 	if (ret)
 		return ret;
 	mp_mirror_stop(r);
+	mp_seg_notify(MP_SEG_EV_UNMAPPED, r);
 	r->ops->del(r);
 	for (i = 0; i < r->nr_legs; i++)
 		xa_erase(&d->remote, r->leg[i].seg);
@@ -321,6 +360,8 @@ static void mp_remote_go_stale(struct mp_dev *d, struct mp_remote *r)
 	WRITE_ONCE(r->stale, true);
 	dev_info(d->device, "segment %u (%s): the pool changed; accesses fail until it is onlined again\n",
 		 r->seg, cmm_mp_seg_mode_name(r->ops->mode));
+	/* it reads failed now (mp_remote_state()): netlink and udev hear */
+	mp_seg_notify(MP_SEG_EV_MAPPING, r);
 }
 
 /*
@@ -339,6 +380,7 @@ static void mp_remote_follow(struct mp_dev *d, struct mp_remote *r)
 		struct mp_remote_leg *leg = &r->leg[i];
 
 		devid = mp_remote_leg_where(d, leg, r->size);
+		WRITE_ONCE(leg->lost, devid < 0);
 		if (devid < 0) {
 			if (r->nr_legs > 1)
 				mp_mirror_leg_lost(r, leg, -EHOSTUNREACH);

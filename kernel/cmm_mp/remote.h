@@ -49,6 +49,10 @@ enum mp_leg_state {
  * @chip_id: chip id of the backing device (device ids change when the
  *	pool re-forms; chip ids do not), 0 for the local device
  * @state: enum mp_leg_state, under mp_remote.lock
+ * @lost: its device is not in the pool now (or its segment moved), as
+ *	the pool map of the last generation says (mp_remote_follow())
+ * @sdev: its device on the cmm_mp bus when another device backs it
+ *	(sysfs.c, under its own lock)
  */
 struct mp_remote_leg {
 	u32 seg;
@@ -57,6 +61,8 @@ struct mp_remote_leg {
 	u64 dev_off;
 	u64 chip_id;
 	u32 state;
+	bool lost;
+	struct device *sdev;
 };
 
 #define MP_REMOTE_MAX_LEGS	2

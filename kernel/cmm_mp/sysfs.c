@@ -2,20 +2,29 @@
 /*
  * cmm_mp: the pool device and its segments in the driver model.
  *
- * The pool device is a class device, /sys/class/cmm_mp/mp0; each of its
- * segments is a child device on the "cmm_mp" bus, mp0.N, so that udev and
- * systemd see it: it is added and removed with the pool device and raises
- * a change uevent (MP_SEG_STATE, MP_SEG_MODE, ...) whenever its state
- * changes (seg.c's notifier). /sys/class/cmm_mp/mp0/segments/segN links to
- * it, as before segments were devices. Every attribute is read-only and
- * reads the segment core: sysfs and netlink report the same state.
+ * The pool device is a class device, /sys/class/cmm_mp/mp0; each segment
+ * this host holds or maps is a child device on the "cmm_mp" bus, so that
+ * udev and systemd see it. A segment of the local device is mp0.N (its
+ * index): added and removed with the pool device, it raises a change
+ * uevent (MP_SEG_STATE, MP_SEG_MODE, ...) whenever its state changes
+ * (seg.c's notifier); /sys/class/cmm_mp/mp0/segments/segN links to it.
+ * A segment of another member mapped here as /dev/mps or /dev/mpb (each
+ * copy of a mirrored one) is mp0:<chip>.<index>, named by its backing
+ * chip id (hex) and its index there: added when it is mapped (online),
+ * removed when it is unmapped (offline). Segments that this host neither
+ * holds nor maps are seen through netlink only (architecture.rst).
+ * Both kinds have the same device type, attributes and uevents; every
+ * attribute is read-only and reads what netlink reports.
  *
  *   /sys/class/cmm_mp/mp0/{chip_id,phys,size,segment_size,nr_segments,numa_node,
  *                          device_id,pool_state,first_segment,generation,
  *                          pool_devices}
  *   /sys/bus/cmm_mp/devices/mp0.N/{segment,state,mode,shared,devnode,owner,
- *                                 phys,size,memblock_first,memblock_count,
- *                                 memblock_online}
+ *                                 mirror,redundancy,size,phys,
+ *                                 memblock_first,memblock_count,
+ *                                 memblock_online,memmap_on_memory}
+ *   /sys/bus/cmm_mp/devices/mp0:<chip>.<index>/{segment,state,mode,shared,
+ *                                 devnode,owner,mirror,redundancy,size}
  */
 #include <linux/device.h>
 #include <linux/kobject.h>
@@ -24,6 +33,7 @@
 #include <linux/sysfs.h>
 
 #include "cmm_mp.h"
+#include "remote.h"
 
 static struct class *mp_class;
 
@@ -95,30 +105,92 @@ static struct attribute *mp_dev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(mp_dev);
 
-/* A segment's device only points at the segment; it is freed on release. */
+/*
+ * A segment's device only points at what it describes: a segment of the
+ * local device (@seg), or else copy @leg of a mapping of another member's
+ * segment (@r, chip id @chip and index @idx of its backing device, which
+ * name it). It is freed on release.
+ */
 struct mp_seg_dev {
 	struct device dev;
 	struct mp_seg *seg;
+	struct mp_remote *r;
+	u32 leg;
+	u64 chip;
+	u32 idx;
 };
 
-static struct mp_seg *dev_to_seg(struct device *dev)
+static struct mp_seg_dev *to_seg_dev(struct device *dev)
 {
-	return container_of(dev, struct mp_seg_dev, dev)->seg;
+	return container_of(dev, struct mp_seg_dev, dev);
 }
 
-#define MP_SEG_ATTR_MODE(_name, _mode, _fmt, _expr)			\
+/*
+ * Adds and removes the devices of mapped segments, and raises their
+ * change uevents, one at a time: a mirror's event (no lock held) must not
+ * find a device going away under it.
+ */
+static DEFINE_MUTEX(mp_seg_dev_lock);
+
+/* What every interface reports of a segment on this host. */
+struct mp_seg_view {
+	u32 id;
+	u32 state;
+	u32 owner;
+	struct mp_seg_use u;
+};
+
+/*
+ * The state comes from the segment core for a local segment (as netlink's
+ * mp_nl_fill_seg()) and from the mapping for a mapped one (as netlink's
+ * mp_nl_fill_mapping(): this host holds it).
+ */
+static void seg_view(struct device *dev, struct mp_seg_view *v)
+{
+	struct mp_seg_dev *sd = to_seg_dev(dev);
+	struct mp_seg *s = sd->seg;
+	u32 sharers = 0, partner = CMM_MP_NONE;
+	struct mp_dev *d;
+
+	if (s) {
+		d = s->dev;
+		v->id = mp_seg_pool_id(s);
+		v->state = mp_seg_state(s, &v->owner, &sharers);
+		partner = mp_seg_local_pair(s);
+	} else {
+		d = sd->r->d;
+		v->id = READ_ONCE(sd->r->leg[sd->leg].seg);
+		v->state = mp_remote_state(sd->r, &sd->r->leg[sd->leg],
+					   &v->owner);
+	}
+	mp_seg_usage(d, v->id, sharers, partner, &v->u);
+}
+
+#define MP_SEG_ATTR(_name, _fmt, _expr)					\
 static ssize_t seg_##_name##_show(struct device *dev,			\
 				  struct device_attribute *attr,	\
 				  char *buf)				\
 {									\
-	struct mp_seg *s = dev_to_seg(dev);				\
+	struct mp_seg_view v;						\
+									\
+	seg_view(dev, &v);						\
+	return sysfs_emit(buf, _fmt "\n", _expr);			\
+}									\
+static struct device_attribute seg_attr_##_name =			\
+	__ATTR(_name, 0444, seg_##_name##_show, NULL)
+
+/* The memory of a local segment: hidden on a mapped one (seg_visible()). */
+#define MP_SEG_MEM_ATTR(_name, _mode, _fmt, _expr)			\
+static ssize_t seg_##_name##_show(struct device *dev,			\
+				  struct device_attribute *attr,	\
+				  char *buf)				\
+{									\
+	struct mp_seg *s = to_seg_dev(dev)->seg;			\
 									\
 	return sysfs_emit(buf, _fmt "\n", _expr);			\
 }									\
 static struct device_attribute seg_attr_##_name =			\
 	__ATTR(_name, _mode, seg_##_name##_show, NULL)
-
-#define MP_SEG_ATTR(_name, _fmt, _expr)	MP_SEG_ATTR_MODE(_name, 0444, _fmt, _expr)
 
 static u32 seg_blocks_online(const struct mp_seg *s)
 {
@@ -136,73 +208,37 @@ static u32 seg_blocks_first(const struct mp_seg *s)
 	return first;
 }
 
-/* The one derived state (seg.c), as netlink reports it too. */
-static const char *seg_state(struct mp_seg *s)
+static u64 seg_size(struct device *dev)
 {
-	u32 owner, sharers;
+	struct mp_seg_dev *sd = to_seg_dev(dev);
 
-	return cmm_mp_seg_state_name(mp_seg_state(s, &owner, &sharers));
+	return sd->seg ? sd->seg->size : sd->r->size;
 }
 
-static int seg_owner(struct mp_seg *s)
+static const char *seg_redundancy(const struct mp_seg_view *v)
 {
-	u32 owner, sharers;
-
-	mp_seg_state(s, &owner, &sharers);
-	return (int)owner;
+	return v->u.redundancy ?
+	       cmm_mp_seg_redundancy_name(v->u.redundancy) : "";
 }
 
-/* How the segment is used here (seg.c), as netlink reports it too. */
-static void seg_use(struct mp_seg *s, struct mp_seg_use *u)
-{
-	u32 owner, sharers;
-
-	mp_seg_state(s, &owner, &sharers);
-	mp_seg_usage(s->dev, mp_seg_pool_id(s), sharers, mp_seg_local_pair(s),
-		     u);
-}
-
-static const char *seg_mode(struct mp_seg *s)
-{
-	struct mp_seg_use u;
-
-	seg_use(s, &u);
-	return cmm_mp_seg_mode_name(u.mode);
-}
-
-static u32 seg_shared(struct mp_seg *s)
-{
-	struct mp_seg_use u;
-
-	seg_use(s, &u);
-	return u.shared;
-}
-
-MP_SEG_ATTR(segment, "%u", mp_seg_pool_id(s));
-MP_SEG_ATTR(state, "%s", seg_state(s));
-MP_SEG_ATTR(mode, "%s", seg_mode(s));
-MP_SEG_ATTR(shared, "%u", seg_shared(s));
-MP_SEG_ATTR(owner, "%d", seg_owner(s));
-MP_SEG_ATTR_MODE(phys, 0400, "%#llx", s->phys);
-MP_SEG_ATTR(size, "%llu", s->size);
-MP_SEG_ATTR(memblock_first, "%u", seg_blocks_first(s));
-MP_SEG_ATTR(memblock_count, "%llu", s->size / s->dev->geo.block_size);
-MP_SEG_ATTR(memblock_online, "%u", seg_blocks_online(s));
-MP_SEG_ATTR(memmap_on_memory, "%u", READ_ONCE(s->memmap_on_memory));
-
-/* The device node while mapped here as dax or blk; empty otherwise. */
-static ssize_t seg_devnode_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct mp_seg *s = dev_to_seg(dev);
-	struct mp_seg_use u;
-
-	seg_use(s, &u);
-	return sysfs_emit(buf, "%s\n", u.devnode);
-}
-
-static struct device_attribute seg_attr_devnode =
-	__ATTR(devnode, 0444, seg_devnode_show, NULL);
+MP_SEG_ATTR(segment, "%u", v.id);
+MP_SEG_ATTR(state, "%s", cmm_mp_seg_state_name(v.state));
+MP_SEG_ATTR(mode, "%s", cmm_mp_seg_mode_name(v.u.mode));
+MP_SEG_ATTR(shared, "%u", v.u.shared);
+/* the device node while mapped here as dax or blk; empty otherwise */
+MP_SEG_ATTR(devnode, "%s", v.u.devnode);
+MP_SEG_ATTR(owner, "%d", (int)v.owner);
+/* the pool-wide number of the other copy of a mirrored one, else -1 */
+MP_SEG_ATTR(mirror, "%d", (int)v.u.mirror);
+MP_SEG_ATTR(redundancy, "%s", seg_redundancy(&v));
+MP_SEG_ATTR(size, "%llu", seg_size(dev));
+MP_SEG_MEM_ATTR(phys, 0400, "%#llx", s->phys);
+MP_SEG_MEM_ATTR(memblock_first, 0444, "%u", seg_blocks_first(s));
+MP_SEG_MEM_ATTR(memblock_count, 0444, "%llu",
+		s->size / s->dev->geo.block_size);
+MP_SEG_MEM_ATTR(memblock_online, 0444, "%u", seg_blocks_online(s));
+MP_SEG_MEM_ATTR(memmap_on_memory, 0444, "%u",
+		READ_ONCE(s->memmap_on_memory));
 
 static struct attribute *mp_seg_attrs[] = {
 	&seg_attr_segment.attr,
@@ -211,41 +247,75 @@ static struct attribute *mp_seg_attrs[] = {
 	&seg_attr_shared.attr,
 	&seg_attr_devnode.attr,
 	&seg_attr_owner.attr,
-	&seg_attr_phys.attr,
+	&seg_attr_mirror.attr,
+	&seg_attr_redundancy.attr,
 	&seg_attr_size.attr,
+	&seg_attr_phys.attr,
 	&seg_attr_memblock_first.attr,
 	&seg_attr_memblock_count.attr,
 	&seg_attr_memblock_online.attr,
 	&seg_attr_memmap_on_memory.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(mp_seg);
+
+/*
+ * A segment of another device has no host address nor memory blocks
+ * here: those attributes are not shown for it (the first @mp_seg_attrs
+ * are shown for every segment).
+ */
+#define MP_SEG_NR_COMMON_ATTRS	9
+
+static umode_t seg_visible(struct kobject *kobj, struct attribute *a, int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+
+	if (n >= MP_SEG_NR_COMMON_ATTRS && !to_seg_dev(dev)->seg)
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group mp_seg_group = {
+	.attrs		= mp_seg_attrs,
+	.is_visible	= seg_visible,
+};
+
+static const struct attribute_group *mp_seg_groups[] = {
+	&mp_seg_group,
+	NULL,
+};
 
 /*
  * What udev sees of a segment in each of its uevents: which one it is and
  * how it is used now, so that a rule can match a state or mode and start
- * a unit per segment.
+ * a unit per segment. A mapped segment of another device says which chip
+ * backs it.
  */
 static int mp_seg_uevent(struct device *dev, struct kobj_uevent_env *env)
 {
-	struct mp_seg *s = dev_to_seg(dev);
-	struct mp_seg_use u;
+	struct mp_seg_dev *sd = to_seg_dev(dev);
+	struct mp_seg_view v;
 
-	seg_use(s, &u);
-	if (add_uevent_var(env, "MP_DEVICE=%s", s->dev->name) ||
-	    add_uevent_var(env, "MP_SEG_INDEX=%u", s->id) ||
-	    add_uevent_var(env, "MP_SEG_ID=%u", mp_seg_pool_id(s)) ||
-	    add_uevent_var(env, "MP_SEG_STATE=%s", seg_state(s)) ||
-	    add_uevent_var(env, "MP_SEG_MODE=%s", cmm_mp_seg_mode_name(u.mode)) ||
-	    (u.devnode[0] &&
-	     add_uevent_var(env, "MP_SEG_DEVNODE=%s", u.devnode)))
+	seg_view(dev, &v);
+	if (add_uevent_var(env, "MP_DEVICE=%s", dev->parent ?
+			   dev_name(dev->parent) : "") ||
+	    add_uevent_var(env, "MP_SEG_INDEX=%u",
+			   sd->seg ? sd->seg->id : sd->idx) ||
+	    (!sd->seg &&
+	     add_uevent_var(env, "MP_SEG_CHIP_ID=%#llx", sd->chip)) ||
+	    add_uevent_var(env, "MP_SEG_ID=%u", v.id) ||
+	    add_uevent_var(env, "MP_SEG_STATE=%s",
+			   cmm_mp_seg_state_name(v.state)) ||
+	    add_uevent_var(env, "MP_SEG_MODE=%s",
+			   cmm_mp_seg_mode_name(v.u.mode)) ||
+	    (v.u.devnode[0] &&
+	     add_uevent_var(env, "MP_SEG_DEVNODE=%s", v.u.devnode)))
 		return -ENOMEM;
 	return 0;
 }
 
 static void mp_seg_dev_release(struct device *dev)
 {
-	kfree(container_of(dev, struct mp_seg_dev, dev));
+	kfree(to_seg_dev(dev));
 }
 
 static const struct device_type mp_seg_type = {
@@ -258,6 +328,20 @@ static const struct device_type mp_seg_type = {
 static struct bus_type mp_seg_bus = {
 	.name		= "cmm_mp",
 };
+
+/* A new segment device, a child of @d's; named by the caller. */
+static struct mp_seg_dev *mp_seg_dev_alloc(struct mp_dev *d)
+{
+	struct mp_seg_dev *sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+
+	if (!sd)
+		return NULL;
+	device_initialize(&sd->dev);
+	sd->dev.parent = d->device;
+	sd->dev.bus = &mp_seg_bus;
+	sd->dev.type = &mp_seg_type;
+	return sd;
+}
 
 static void mp_sysfs_del_segs(struct mp_dev *d)
 {
@@ -282,14 +366,10 @@ static int mp_sysfs_add_seg(struct mp_dev *d, u32 i)
 	char link[16];
 	int ret;
 
-	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+	sd = mp_seg_dev_alloc(d);
 	if (!sd)
 		return -ENOMEM;
 	sd->seg = &d->segs[i];
-	device_initialize(&sd->dev);
-	sd->dev.parent = d->device;
-	sd->dev.bus = &mp_seg_bus;
-	sd->dev.type = &mp_seg_type;
 	ret = dev_set_name(&sd->dev, "%s.%u", d->name, i);
 	if (!ret)
 		ret = device_add(&sd->dev);
@@ -350,15 +430,120 @@ void mp_sysfs_del_dev(struct mp_dev *d)
 	d->device = NULL;
 }
 
-/* A segment changed state: its uevent tells udev. */
+/*
+ * The devices of a mapping of another member's segment: one for each copy
+ * backed by another device (a copy on the local device is mp0.N already).
+ * Each is named by its backing chip and index, as the mapping follows it
+ * from one pool generation to the next (remote.c), not by its pool-wide
+ * number, which a new generation may give to another segment.
+ */
+static int mp_sysfs_add_leg(struct mp_remote *r, u32 i)
+{
+	struct mp_remote_leg *leg = &r->leg[i];
+	struct mp_seg_dev *sd;
+	int ret;
+
+	sd = mp_seg_dev_alloc(r->d);
+	if (!sd)
+		return -ENOMEM;
+	sd->r = r;
+	sd->leg = i;
+	sd->chip = leg->chip_id;
+	sd->idx = leg->idx;
+	ret = dev_set_name(&sd->dev, "%s:%llx.%u", r->d->name, sd->chip,
+			   sd->idx);
+	if (!ret)
+		ret = device_add(&sd->dev);
+	if (ret) {
+		put_device(&sd->dev);
+		return ret;
+	}
+	leg->sdev = &sd->dev;
+	return 0;
+}
+
+static void mp_sysfs_del_leg(struct mp_remote_leg *leg)
+{
+	if (!leg->sdev)
+		return;
+	device_unregister(leg->sdev);
+	leg->sdev = NULL;
+}
+
+/* The copy's device, when it still names the copy's chip and index. */
+static bool mp_sysfs_leg_current(const struct mp_remote_leg *leg)
+{
+	struct mp_seg_dev *sd = to_seg_dev(leg->sdev);
+
+	return sd->chip == leg->chip_id && sd->idx == leg->idx;
+}
+
+/*
+ * A mapping was made, or one of its copies moved (mp_remote_replace_leg()):
+ * each copy on another device gets its device, one that moved a new one.
+ * mp_seg_dev_lock held.
+ */
+static int mp_sysfs_mapped(struct mp_remote *r)
+{
+	int ret = 0;
+	u32 i;
+
+	for (i = 0; i < r->nr_legs && !ret; i++) {
+		struct mp_remote_leg *leg = &r->leg[i];
+
+		if (leg->sdev && mp_sysfs_leg_current(leg))
+			continue;
+		mp_sysfs_del_leg(leg);
+		if (leg->chip_id)
+			ret = mp_sysfs_add_leg(r, i);
+	}
+	if (ret)
+		dev_warn(r->d->device, "segment %u: no device on the cmm_mp bus: %d\n",
+			 r->seg, ret);
+	return ret;
+}
+
+static void mp_sysfs_unmapped(struct mp_remote *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nr_legs; i++)
+		mp_sysfs_del_leg(&r->leg[i]);
+}
+
+/* A segment changed state, or a mapping came or goes: udev hears of it. */
 static int mp_sysfs_seg_changed(struct notifier_block *nb,
 				unsigned long action, void *data)
 {
 	struct mp_seg *s = data;
+	struct mp_remote *r = data;
+	int ret = 0;
+	u32 i;
 
-	if (action == MP_SEG_EV_LOCAL && s->sdev)
-		kobject_uevent(&s->sdev->kobj, KOBJ_CHANGE);
-	return NOTIFY_OK;
+	if (action == MP_SEG_EV_LOCAL) {
+		if (s->sdev)
+			kobject_uevent(&s->sdev->kobj, KOBJ_CHANGE);
+		return NOTIFY_OK;
+	}
+	mutex_lock(&mp_seg_dev_lock);
+	switch (action) {
+	case MP_SEG_EV_MAPPED:
+		ret = mp_sysfs_mapped(r);
+		if (ret)
+			mp_sysfs_unmapped(r);
+		break;
+	case MP_SEG_EV_UNMAPPED:
+		mp_sysfs_unmapped(r);
+		break;
+	case MP_SEG_EV_MAPPING:
+		for (i = 0; i < r->nr_legs; i++)
+			if (r->leg[i].sdev)
+				kobject_uevent(&r->leg[i].sdev->kobj,
+					       KOBJ_CHANGE);
+		break;
+	}
+	mutex_unlock(&mp_seg_dev_lock);
+	return notifier_from_errno(ret);
 }
 
 static struct notifier_block mp_sysfs_seg_nb = {
