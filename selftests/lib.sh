@@ -43,6 +43,26 @@ check_diag() { :; }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
 diag() { echo "# $*"; }
 
+# seg_sysfs_same DIR JSON: the segment device DIR (/sys/bus/cmm_mp/devices/
+# mp0.N or mp0:<chip>.<index>) reads what JSON, netlink's object of the same
+# segment (mpctl list, without spaces or newlines), says: state, mode,
+# device node, owner, mirror and redundancy (an owner or mirror netlink
+# leaves out reads -1 in sysfs). Prints both views; an empty state fails.
+seg_sysfs_same() {
+	_jstr() { echo "$2" | grep -o "\"$1\":\"[^\"]*\"" | cut -d'"' -f4; }
+	_jnum() {
+		_v=$(echo "$2" | grep -o "\"$1\":[0-9]*" | cut -d: -f2)
+		echo "${_v:--1}"
+	}
+	_ss="$(cat "$1/state") $(cat "$1/mode") '$(cat "$1/devnode")'"
+	_ss="$_ss $(cat "$1/owner") $(cat "$1/mirror") '$(cat "$1/redundancy")'"
+	_ns="$(_jstr state "$2") $(_jstr mode "$2") '$(_jstr devnode "$2")'"
+	_ns="$_ns $(_jnum owner "$2") $(_jnum mirror "$2") '$(_jstr redundancy "$2")'"
+	echo "# ${1##*/} sysfs: $_ss; netlink: $_ns" >&2
+	[ -n "$(cat "$1/state")" ] && [ -n "$(_jstr state "$2")" ] &&
+		[ "$_ss" = "$_ns" ]
+}
+
 # wait_until SECONDS CODE: poll CODE (eval'ed) every 0.2 s until it succeeds;
 # fails once SECONDS (SLOW x SECONDS on the debug kernel, below) have
 # passed on the clock.  A count of rounds would wait longer than it says,

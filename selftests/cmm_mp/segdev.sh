@@ -16,23 +16,9 @@ tap_plan 20
 
 # The netlink view of segment $1 (mpctl list -v), one flat JSON object.
 nl_seg() { mpctl list -v | tr -d ' \n' | sed 's/},{/}\n{/g' | grep "\"segment\":$1,"; }
-nl_str() { nl_seg "$1" | grep -o "\"$2\":\"[^\"]*\"" | cut -d'"' -f4; }
-nl_owner() { nl_seg "$1" | grep -o '"owner":[0-9]*' | cut -d: -f2; }
 
-# Segment $1 reads the same through sysfs and netlink; says what differs.
-same_view() {
-	d=$BUS/mp0.$1
-	s_state=$(cat $d/state) s_mode=$(cat $d/mode) s_node=$(cat $d/devnode)
-	s_owner=$(cat $d/owner)
-	n_state=$(nl_str $1 state) n_mode=$(nl_str $1 mode)
-	n_node=$(nl_str $1 devnode) n_owner=$(nl_owner $1)
-	[ -n "$n_owner" ] || n_owner=-1
-	echo "# seg$1 sysfs: $s_state $s_mode '$s_node' owner $s_owner;" \
-		"netlink: $n_state $n_mode '$n_node' owner $n_owner" >&2
-	[ -n "$s_state" ] && [ -n "$n_state" ] && [ -n "$s_mode" ] &&
-		[ "$s_state" = "$n_state" ] && [ "$s_mode" = "$n_mode" ] &&
-		[ "$s_node" = "$n_node" ] && [ "$s_owner" = "$n_owner" ]
-}
+# Segment $1 reads the same through sysfs and netlink (lib.sh).
+same_view() { seg_sysfs_same $BUS/mp0.$1 "$(nl_seg $1)"; }
 
 all_same() { for i in 0 1 2 3; do same_view $i || return 1; done; }
 

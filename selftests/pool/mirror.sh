@@ -24,6 +24,10 @@
 #    degraded, then B is back and the lost copy is rebuilt where it was,
 #    by itself: mirrored, both copies equal again; before that B lists
 #    the new pairs (4 and 1, 5 and 2);
+#  - each copy A maps is a device on the cmm_mp bus (mp0:<chip>.<index>,
+#    the copies on A itself mp0.N) whose sysfs state, owner, mirror and
+#    redundancy are what mpctl list says, C's failed once C is lost; a
+#    copy moved by repair moves its device;
 #  - offline gives both copies back: B can read neither its copy nor
 #    anyone else, no host lists a pair any more, and segment 4 onlined
 #    again (single) is blank.
@@ -84,7 +88,23 @@ dax_fills() {
 	echo "dax_fills: $1 fills of $((DAX_LEN / MIB)) MiB verified"
 }
 
-case $MP_HOST in 0) tap_plan 33 ;; 1) tap_plan 15 ;; *) tap_plan 9 ;; esac
+BUS=/sys/bus/cmm_mp/devices
+# the device of pool-wide segment $1 mapped here from another device
+mdev() {
+	for _x in $BUS/mp0:*; do
+		[ "$(cat "$_x/segment" 2>/dev/null)" = "$1" ] && echo "$_x"
+	done
+}
+# sysfs and netlink agree on segments $@, mapped from other devices
+mdev_same() {
+	for _s; do
+		_x=$(mdev "$_s")
+		[ -n "$_x" ] && seg_sysfs_same "$_x" "$(seg_json "$_s")" || return 1
+	done
+}
+nr_mdev() { ls -d $BUS/mp0:* 2>/dev/null | wc -l; }
+
+case $MP_HOST in 0) tap_plan 36 ;; 1) tap_plan 15 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
 check "pool formed: runtime, 3 devices up" wait_until 120 runtime_with 3
@@ -99,6 +119,9 @@ if [ "$MP_HOST" = 0 ]; then
 		 seg_has $BLK_M '\"mirror\":$BLK' && seg_has $BLK_M '\"devnode\":\"$DEVB\"'"
 	check "online $DAX --as dax --mirror $DAX_M: $DEVD" \
 		"mpctl online $DAX --as dax --mirror $DAX_M && test -c $DEVD && is_red $DAX mirrored"
+	check "each copy is a device ($BLK $BLK_M $DAX $DAX_M); sysfs equals mpctl list, mirror and redundancy too" \
+		"test \$(nr_mdev) = 4 && mdev_same $BLK $BLK_M $DAX $DAX_M &&
+		 test \$(cat \$(mdev $BLK_M)/mirror) = $BLK"
 	check "both copies on one device (A's 1 and 2) are refused, nothing changes" \
 		"! mpctl online 1 --as blk --mirror 2 2>/tmp/err; cat /tmp/err;
 		 grep -q 'two devices' /tmp/err && ! test -e /dev/mpb1 && ! seg_has 1 owner && ! seg_has 2 owner"
@@ -139,6 +162,9 @@ if [ "$MP_HOST" = 0 ]; then
 	check "C is lost: a new generation with 2 devices up" wait_until 60 runtime_with 2
 	check "both mirrored segments read degraded" \
 		"is_red $BLK degraded && is_red $DAX degraded"
+	check "sysfs equals mpctl list: C's copies $BLK_M, $DAX_M failed, B's degraded" \
+		"mdev_same $BLK $BLK_M $DAX $DAX_M && test \$(cat \$(mdev $BLK_M)/state) = failed &&
+		 test \$(cat \$(mdev $BLK)/redundancy) = degraded"
 	check "no I/O error reached the disk (blk_update_request / mpb errors)" \
 		"! dmesg | grep -q 'mpb$BLK: .* failed'"
 	check "swapoff is clean" "swapoff $DEVB && ! grep -q mpb /proc/swaps"
@@ -159,6 +185,10 @@ if [ "$MP_HOST" = 0 ]; then
 		 test \"\$(sum_of /tmp/dfill)\" = \"\$(sum_of /tmp/dread)\""
 	check "repair of a whole mirror is refused (both copies are whole)" \
 		"! mpctl repair $BLK 2>/tmp/err; cat /tmp/err; grep -q 'whole' /tmp/err"
+	check "repaired: C's copies' devices are gone; sysfs equals mpctl list for $BLK $DAX 1 2" \
+		"test \$(nr_mdev) = 2 && mdev_same $BLK $DAX &&
+		 seg_sysfs_same $BUS/mp0.1 \"\$(seg_json 1)\" &&
+		 seg_sysfs_same $BUS/mp0.2 \"\$(seg_json 2)\" && test \$(cat $BUS/mp0.1/mirror) = $BLK"
 fi
 
 # C is gone: A and B meet through their barrier slots alone
@@ -184,9 +214,9 @@ if [ "$MP_HOST" = 0 ]; then
 		copies_equal 1 $BLK 0 1
 	kill $MON 2>/dev/null
 	diag "monitor events: degraded $(events degraded), rebuilding $(events rebuilding), mirrored $(events mirrored)"
-	check "offline $BLK and $DAX: both devices gone" \
+	check "offline $BLK and $DAX: both device nodes and segment devices gone" \
 		"mpctl offline $BLK && mpctl offline $DAX && ! test -e $DEVB && ! test -e $DEVD &&
-		 ! seg_has 1 owner && no_pair $BLK 1 $DAX 2"
+		 ! seg_has 1 owner && no_pair $BLK 1 $DAX 2 && test \$(nr_mdev) = 0"
 fi
 if [ "$MP_HOST" = 1 ]; then
 	check "B: A offlined both" mpe_test await 0 22 900
