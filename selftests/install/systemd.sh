@@ -67,14 +67,20 @@ inst_states() {
 			"$([ -n "$(prop "$U.$i.service" InvocationID)" ] && echo ran)"
 	done
 }
+# runs_of N: how many times $U.N printed its JSON (one "[" line a run)
+runs_of() { journalctl -b -o cat -u "$U.$1.service" | grep -c '^\['; }
+# done, and what each instance printed is in the journal: journald may
+# store a unit's output after systemd has recorded its end
 inst_done() {
 	[ -z "$(systemctl list-jobs --no-legend "$U.*")" ] &&
-		[ "$(inst_states)" = 'success/0/ran success/0/ran success/0/ran success/0/ran ' ]
+		[ "$(inst_states)" = 'success/0/ran success/0/ran success/0/ran success/0/ran ' ] &&
+		[ "$(runs_of 0)" -ge 1 ]
 }
 wait_until 60 inst_done
 diag "instances: $(inst_states); journal of $U.1: $(journalctl -b -o cat -u "$U.1.service" | tr -d ' \n' | tail -c 300)"
+diag "$U.0: started at $(prop $U.0.service ExecMainStartTimestampMonotonic) us, cmm-mp.service exited at $(prop cmm-mp.service ExecMainExitTimestampMonotonic) us; runs $(runs_of 0)"
 check "udev started $U.{0..3}.service at boot, after cmm-mp.service; each ran once, Result=success" \
-	"inst_done && test \$(prop $U.0.service ExecMainStartTimestampMonotonic) -ge \$(prop cmm-mp.service ExecMainExitTimestampMonotonic) && test \$(journalctl -b -o cat -u $U.0.service | grep -c '^\\[') = 1"
+	"inst_done && test \$(prop $U.0.service ExecMainStartTimestampMonotonic) -ge \$(prop cmm-mp.service ExecMainExitTimestampMonotonic) && test \$(runs_of 0) = 1"
 check "cmm-mp.service loaded cmm_mp and left the segments to them (hotplug = yes): its output is []" \
 	"test \"\$(journalctl -b -o cat -u cmm-mp.service | tr -d ' \n' | grep -o '\\[[^]]*\\]' | head -n1)\" = '[]'"
 check "$U.1.service's journal shows the change it made (segment 1 online-ram), $U.3's nothing (offline wanted)" \
