@@ -629,28 +629,58 @@ static int mp_memblock_restore(uint32_t nr, enum mp_zone zone)
 {
 	struct mp_online_report r;
 
-	return mp_memblock_online(nr, zone != MP_ZONE_KERNEL, true, &r);
+	return mp_memblock_online(nr, zone != MP_ZONE_KERNEL, false, &r);
+}
+
+/*
+ * The zone of each online block of a System RAM segment, before an
+ * offline (0: offline then): what an offline that fails half-way puts
+ * back. NULL for other segments, or without memory (then nothing is put
+ * back, as before).
+ */
+static uint8_t *mp_segment_zones(struct mp_segment *seg)
+{
+	uint32_t first = seg->info.memblk_first, n = seg->info.memblk_count;
+	uint8_t *zones;
+	uint32_t i;
+
+	if (seg->info.state != CMM_MP_SEG_ONLINE_RAM ||
+	    seg->info.mode != CMM_MP_SEG_MODE_RAM || seg->info.devnode[0] ||
+	    !n || first + n - 1 < first)
+		return NULL;
+	zones = calloc(n, sizeof(*zones));
+	if (!zones)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		enum mp_zone z;
+
+		if (!mp_memblock_is_online(first + i))
+			continue;
+		z = mp_memblock_get_zone(first + i);
+		zones[i] = (uint8_t)(z ? z : MP_ZONE_MOVABLE);
+	}
+	return zones;
 }
 
 /*
  * The kernel refused to offline the segment (-EBUSY): find which memory
  * block holds on, the way daxctl does, by offlining the blocks one by
  * one through sysfs. If every block goes, the kernel is asked again (it
- * then only removes them). Otherwise the blocks offlined here are onlined
- * again in their zone, and the error names the block, its zone and why.
+ * then only removes them). Otherwise every block that was online before
+ * the offline (@zones) is onlined again in its zone: those offlined here,
+ * and those the kernel removed and added back offline (a segment with its
+ * memmap on itself goes block by block), and the error names the block,
+ * its zone and why.
  */
-static int mp_segment_offline_blocks(struct mp_segment *seg, int err)
+static int mp_segment_offline_blocks(struct mp_segment *seg, int err,
+				     const uint8_t *zones)
 {
 	uint32_t first = seg->info.memblk_first, n = seg->info.memblk_count;
 	struct mp_ctx *ctx = seg->ctx;
-	uint8_t *zones;
 	uint32_t i, bad = 0, nr_bad = 0;
 	enum mp_zone bad_zone = MP_ZONE_UNKNOWN;
 	int rc = 0;
 
-	if (!n || first + n - 1 < first)
-		return err;
-	zones = calloc(n, sizeof(*zones));	/* 0: not offlined here */
 	if (!zones)
 		return err;
 	for (i = 0; i < n; i++) {
@@ -668,20 +698,16 @@ static int mp_segment_offline_blocks(struct mp_segment *seg, int err)
 			}
 			continue;	/* name every block that holds on */
 		}
-		zones[i] = (uint8_t)(z ? z : MP_ZONE_MOVABLE);
 	}
 	if (!nr_bad) {
 		rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_OFFLINE, NULL);
-		if (!rc) {
-			free(zones);
+		if (!rc)
 			return 0;
-		}
 		err = rc;
 	}
 	for (i = 0; i < n; i++)
 		if (zones[i] && mp_memblock_restore(first + i, zones[i]))
 			nr_bad = nr_bad ? nr_bad : 1;	/* reported below */
-	free(zones);
 	if (!nr_bad)
 		return err;	/* the kernel's own message stands */
 	mp_set_error(ctx, err,
@@ -700,16 +726,23 @@ static int mp_segment_offline_blocks(struct mp_segment *seg, int err)
 MP_EXPORT int cmmmp_segment_offline(struct mp_segment *seg)
 {
 	uint32_t mirror;
+	uint8_t *zones;
 	int rc;
 
 	if (!seg)
 		return -EINVAL;
 	mp_clear_error(seg->ctx);
 	mirror = seg->info.mirror;
+	zones = mp_segment_zones(seg);
 	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_OFFLINE, NULL);
 	if (rc == -EBUSY && seg->info.state == CMM_MP_SEG_ONLINE_RAM &&
-	    seg->info.mode == CMM_MP_SEG_MODE_RAM && !seg->info.devnode[0])
-		rc = mp_segment_offline_blocks(seg, rc);
+	    seg->info.mode == CMM_MP_SEG_MODE_RAM && !seg->info.devnode[0]) {
+		/* what we knew of it was stale: its blocks as they are now */
+		if (!zones)
+			zones = mp_segment_zones(seg);
+		rc = mp_segment_offline_blocks(seg, rc, zones);
+	}
+	free(zones);
 	if (!rc)
 		mp_mirror_offlined(seg->ctx, mirror);
 	return rc;
