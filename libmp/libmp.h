@@ -138,9 +138,11 @@ enum mp_err_origin {
  * cmmmp_segment_online() flag, LIBMP_1.7 (System RAM only): the memmap
  * (struct pages) of the segment is taken from the segment itself, not
  * from the memory of other nodes, as daxctl's --memmap-on-memory. The
- * kernel must be booted with memory_hotplug.memmap_on_memory=1, and on
- * Linux 6.1 the segment must be one memory block; otherwise the online
- * fails (-EOPNOTSUPP, the kernel's message says why) and nothing changes.
+ * kernel must be booted with memory_hotplug.memmap_on_memory=1; otherwise
+ * the online fails (-EOPNOTSUPP, the kernel's message says why) and
+ * nothing changes. A segment of several memory blocks is hot-added one
+ * block at a time, each block's memmap on itself (Linux 6.1 allows it
+ * only per block).
  */
 #define MP_ONLINE_MEMMAP_ON_MEMORY	0x8UL
 

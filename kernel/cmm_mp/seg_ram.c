@@ -15,8 +15,19 @@
  * are taken from its own first pages rather than from node 0: a host whose
  * other memory is nearly full can still hot-add. The hotplug core allows
  * it only with memory_hotplug.memmap_on_memory=1 and, on the kernels we
- * build for (6.1), for a hot-add of exactly one memory block; it is
- * checked here first so that the refusal says why.
+ * build for (6.1), for a hot-add of exactly one memory block, removed in
+ * the same granularity.
+ *
+ * So a segment is hot-added one memory block at a time (each with its
+ * memmap on itself if asked, as Linux 6.8 does inside the hotplug core),
+ * and removed one block at a time. Without memmap_on_memory too: a 6.1
+ * hot-add whose memmap runs out after some memory sections keeps those
+ * sections (their memmap taken from node 0, the range unusable until a
+ * reboot); a block is one section on x86, whose failure undoes itself. A
+ * failed block takes the blocks added before it away again. A block that
+ * cannot go offline puts the blocks removed before it back (added again,
+ * offline: modules cannot online memory in a zone of their choice, so
+ * libmp onlines them again in their zone), and the segment stays online.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -67,12 +78,127 @@ static int mp_seg_memmap_check(const struct mp_seg *s,
 			       "memmap_on_memory: this kernel is built without CONFIG_MHP_MEMMAP_ON_MEMORY");
 		return -EOPNOTSUPP;
 	}
-	if (s->size != s->dev->geo.block_size) {
-		NL_SET_ERR_MSG(extack,
-			       "memmap_on_memory needs a segment of exactly one memory block on this kernel");
-		return -EOPNOTSUPP;
+	return 0;
+}
+
+static u32 mp_seg_nr_blocks(const struct mp_seg *s)
+{
+	return div64_u64(s->size, s->dev->geo.block_size);
+}
+
+static u64 mp_seg_block_addr(const struct mp_seg *s, u32 i)
+{
+	return s->phys + (u64)i * s->dev->geo.block_size;
+}
+
+/* Whether block @i of @s is hot-added now (it has a memmap), online or not. */
+static bool mp_seg_block_present(const struct mp_seg *s, u32 i)
+{
+	return pfn_valid(PHYS_PFN(mp_seg_block_addr(s, i)));
+}
+
+/*
+ * Hot-add the blocks [0, @to) of @s that are not present, with @flags
+ * (MHP_MEMMAP_ON_MEMORY: each block's memmap on itself). Return: 0, or the
+ * hotplug core's error with the failing block in @failed.
+ */
+static int mp_seg_add_blocks(struct mp_seg *s, int mgid, u32 to, mhp_t flags,
+			     u32 *failed)
+{
+	u64 block = s->dev->geo.block_size;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < to; i++) {
+		if (mp_seg_block_present(s, i))
+			continue;
+		ret = add_memory_driver_managed(mgid, mp_seg_block_addr(s, i),
+						block, "System RAM (cmm_mp)",
+						MHP_NID_IS_MGID | flags);
+		if (ret) {
+			*failed = i;
+			return ret;
+		}
 	}
 	return 0;
+}
+
+/*
+ * Offline and remove the blocks [0, @to) of @s one by one, those absent
+ * skipped. Return: 0, or the hotplug core's refusal with the refusing
+ * block in @failed; the blocks before it are removed then.
+ */
+static int mp_seg_remove_blocks(struct mp_seg *s, u32 to, u32 *failed)
+{
+	u64 block = s->dev->geo.block_size;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < to; i++) {
+		if (!mp_seg_block_present(s, i))
+			continue;
+		ret = offline_and_remove_memory(mp_seg_block_addr(s, i), block);
+		if (ret) {
+			*failed = i;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* memory block number of block @i of @s, as in /sys/devices/system/memory */
+static unsigned long long mp_seg_block_id(const struct mp_seg *s, u32 i)
+{
+	return div64_u64(mp_seg_block_addr(s, i), s->dev->geo.block_size);
+}
+
+/*
+ * Hot-add @s block by block with @flags. A failed block takes the blocks
+ * added before it away again; if one of those cannot go (the auto-online
+ * policy put it in a zone where it got unmovable pages), the segment is
+ * left online with what is there: @busy says so.
+ */
+static int mp_seg_add_ram(struct mp_seg *s, int mgid, mhp_t flags, bool *busy)
+{
+	u32 failed = 0, stuck = 0;
+	int ret, err;
+
+	*busy = false;
+	ret = mp_seg_add_blocks(s, mgid, mp_seg_nr_blocks(s), flags, &failed);
+	if (!ret)
+		return 0;
+	dev_info(s->sdev, "hot-add of memory block %llu failed: %d\n",
+		 mp_seg_block_id(s, failed), ret);
+	err = mp_seg_remove_blocks(s, failed, &stuck);
+	if (err) {
+		dev_err(s->sdev, "memory block %llu, added before it, cannot be removed again: %d; segment left online\n",
+			mp_seg_block_id(s, stuck), err);
+		*busy = true;
+	}
+	return ret;
+}
+
+/*
+ * Offline and remove @s block by block. If a block refuses, the blocks
+ * removed before it are hot-added again, offline (see the top of this
+ * file), and the segment stays online: the kernel log names the block.
+ */
+static int mp_seg_remove_ram(struct mp_seg *s)
+{
+	mhp_t flags = s->memmap_on_memory ? MHP_MEMMAP_ON_MEMORY : 0;
+	u32 failed = 0, lost = 0;
+	int ret, err;
+
+	ret = mp_seg_remove_blocks(s, mp_seg_nr_blocks(s), &failed);
+	if (!ret)
+		return 0;
+	dev_info(s->sdev, "memory block %llu cannot go offline: %d; adding back the %u block(s) removed before it\n",
+		 mp_seg_block_id(s, failed), ret, failed);
+	err = mp_seg_add_blocks(s, s->mgid, failed, flags, &lost);
+	if (err)
+		dev_err(s->sdev, "memory block %llu cannot be added back: %d; offline the segment again to remove the rest\n",
+			mp_seg_block_id(s, lost), err);
+	return ret;
 }
 
 /**
@@ -83,15 +209,17 @@ static int mp_seg_memmap_check(const struct mp_seg *s,
  *
  * Return: 0, -EALREADY when not offline, -EBUSY when the range is claimed,
  * -EOPNOTSUPP when memmap_on_memory is asked for and the kernel cannot,
- * or the error of the memory hotplug core.
+ * or the error of the memory hotplug core, nothing changed; but for a
+ * hot-add whose unwind fails too: then the segment is left online with
+ * the blocks that could not go.
  */
 static int mp_seg_online_ram(const struct mp_seg_target *t,
 			     struct netlink_ext_ack *extack)
 {
 	struct mp_seg *s = t->local;
 	struct mp_dev *d = s->dev;
-	mhp_t flags = MHP_NID_IS_MGID;
 	struct resource *res;
+	bool stuck = false;
 	int mgid, ret;
 
 	lockdep_assert_held(&d->lock);
@@ -103,7 +231,6 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 		ret = mp_seg_memmap_check(s, extack);
 		if (ret)
 			return ret;
-		flags |= MHP_MEMMAP_ON_MEMORY;
 	}
 	/* online memory pins the module: unloading must never leave it behind */
 	if (!try_module_get(THIS_MODULE))
@@ -129,8 +256,13 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 		goto err_res;
 	}
 
-	ret = add_memory_driver_managed(mgid, s->phys, s->size,
-					"System RAM (cmm_mp)", flags);
+	ret = mp_seg_add_ram(s, mgid, t->memmap_on_memory ?
+			     MHP_MEMMAP_ON_MEMORY : 0, &stuck);
+	if (stuck) {
+		NL_SET_ERR_MSG(extack,
+			       "memory hot-add failed, and blocks added before the failing one cannot be removed: segment left online");
+		goto online;
+	}
 	/*
 	 * The one other reason for -EINVAL with the flag (a bad range) fails
 	 * without it too; the parameter itself is not visible to modules.
@@ -152,6 +284,7 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 		goto err_group;
 	}
 
+online:
 	s->res = res;
 	s->mgid = mgid;
 	WRITE_ONCE(s->memmap_on_memory, t->memmap_on_memory);
@@ -160,10 +293,11 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 	s->dirty = true;
 	spin_unlock_bh(&d->mem_lock);
 	WRITE_ONCE(s->state, CMM_MP_SEG_ONLINE_RAM);
-	dev_info(s->sdev, "added %#llx-%#llx as System RAM on node %d%s\n",
-		 s->phys, s->phys + s->size - 1, d->nid,
-		 t->memmap_on_memory ? ", memmap on it" : "");
-	return 0;
+	if (!ret)
+		dev_info(s->sdev, "added %#llx-%#llx as System RAM on node %d%s\n",
+			 s->phys, s->phys + s->size - 1, d->nid,
+			 t->memmap_on_memory ? ", memmap on it" : "");
+	return ret;
 
 err_group:
 	memory_group_unregister(mgid);
@@ -184,7 +318,8 @@ err_state:
  * The segment is wiped before it is offline with no owner. Return: 0,
  * -EALREADY when offline already, or the hotplug core's refusal (-EBUSY:
  * unmovable pages; -EINTR: interrupted). On error the segment stays
- * online with all its data.
+ * online with all its data; the blocks removed before the one that
+ * refused are back, offline, for libmp to online.
  */
 static int mp_seg_offline_ram(const struct mp_seg_target *t,
 			      struct netlink_ext_ack *extack)
@@ -200,7 +335,7 @@ static int mp_seg_offline_ram(const struct mp_seg_target *t,
 	}
 	WRITE_ONCE(s->state, CMM_MP_SEG_BUSY);
 
-	ret = offline_and_remove_memory(s->phys, s->size);
+	ret = mp_seg_remove_ram(s);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "the kernel refused to offline the memory");
 		dev_info(s->sdev, "offline refused: %d\n", ret);

@@ -1,19 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm: --pool 256M --timeout 500 --append memory_hotplug.memmap_on_memory=1
+# vm: --pool 1G --timeout 500 --append memory_hotplug.memmap_on_memory=1
 #
 # memmap_on_memory (mpctl online --memmap-on-memory): the struct pages of a
 # hot-added segment come out of the segment itself, so node 1 gets the
 # segment less its memmap (1/64 of it) and node 0 gives nothing, while a
-# plain online takes the memmap from node 0. With node 0 filled with
-# hugepages, the plain online's 2 MiB memmap block cannot be had from it,
-# and --memmap-on-memory still succeeds, holds data and goes offline again.
-# A segment of two memory blocks is refused with the reason.
+# plain online takes the memmap from node 0. A segment of eight memory
+# blocks (1 GiB) is added block by block, each block's memmap on itself.
+# With node 0 filled with hugepages, the plain online of that segment needs
+# 16 MiB of memmap from node 0, more than its slack above the watermark and
+# the per-cpu lists (a few MiB): it fails saying why, every time, and
+# changes nothing, while --memmap-on-memory succeeds, holds data and goes
+# offline again. An offline that one block refuses puts the blocks removed
+# before it back in their zone: the segment stays whole.
 . /selftests/lib.sh
 
 SEG=134217728		# 128 MiB segments, one memory block each
 SEG_KB=$((SEG / 1024))
 MEMMAP_KB=$((SEG_KB / 64))	# 64-byte struct page per 4 KiB page
+BIG=1073741824		# then one segment of eight memory blocks
+BIG_KB=$((BIG / 1024))
+BIG_MEMMAP_KB=$((BIG_KB / 64))
 S=/sys/class/cmm_mp/mp0/segments
 node_free_kb() { awk '/MemFree:/ {print $4}' "/sys/devices/system/node/node$1/meminfo"; }
 # node0_free_kb: node 0's free pages, those on the per-cpu lists included
@@ -45,14 +52,14 @@ settle() {
 cat > /tmp/mp-klog-filter <<'EOF_FILTER'
 #!/bin/sh
 # selftests/cmm_mp/memmap.sh: the vmemmap allocation failure it provokes
-exec awk '/vmemmap alloc failure/ { v = 1 }
+exec awk '/vmemmap alloc failure|invoked oom-killer/ { v = 1 }
 	/WARNING: .* at arch\/x86\/mm\/init_64.c:[0-9]+ add_pages\+/ { v = 1; next }
 	!(v && /Call Trace:/) { print }
 	/<\/TASK>/ { v = 0 }'
 EOF_FILTER
 chmod +x /tmp/mp-klog-filter
 
-tap_plan 31
+tap_plan 34
 check "memory_hotplug.memmap_on_memory=1 on this kernel" \
 	"grep -qx Y /sys/module/memory_hotplug/parameters/memmap_on_memory"
 check "cmm_mp loads on $MP_POOL_MEM, 128 MiB segments" \
@@ -93,62 +100,145 @@ check "offline 0: node 1 empty, memmap_on_memory 0" \
 check "--memmap-on-memory is for System RAM: usage error" \
 	"! mpctl online 1 --as dax --memmap-on-memory 2>/tmp/err; grep -q 'for --as ram only' /tmp/err"
 
-# --- node 0 nearly full: every 2 MiB block of it that can be had is a
-# hugepage. A plain hot-add then has to find its 2 MiB memmap on node 0:
-# whether it still can (4 KiB pages left on the per-cpu lists, blocks of
-# ZONE_DMA) is not deterministic under TCG, so either outcome is accepted
-# as long as it is the right one: a failure that says why and changes
-# nothing, or a success whose memmap came from node 0 (node 1 gets the
-# whole segment). --memmap-on-memory needs nothing of node 0 and must
-# succeed.
-echo 100000 > /proc/sys/vm/nr_hugepages
+# --- one segment of eight memory blocks: added and removed block by block
+check "cmm_mp reloaded with 1 GiB segments: one segment of 8 memory blocks" \
+	"rmmod cmm_mp && load_cmm_mp seg_size=$BIG && test \$(cat /sys/class/cmm_mp/mp0/nr_segments) = 1 && test \$(cat $S/seg0/memblock_count) = 8"
+B0=$(cat $S/seg0/memblock_first)
+# blocks_present: how many of seg0's memory blocks exist now
+blocks_present() {
+	_n=0
+	for _i in 0 1 2 3 4 5 6 7; do
+		[ -d /sys/devices/system/memory/memory$((B0 + _i)) ] && _n=$((_n + 1))
+	done
+	echo $_n
+}
+# zones: each block's zone, or "-" for an absent one
+zones() {
+	for _i in 0 1 2 3 4 5 6 7; do
+		_z=/sys/devices/system/memory/memory$((B0 + _i))/valid_zones
+		[ -e $_z ] && printf '%s ' "$(cat $_z)" || printf '%s ' -
+	done
+}
+
+# node 0 nearly full. What an order-0 allocation of the kernel (the
+# memmap falls back to 4 KiB pages) can still get there is its slack: free
+# pages above the min watermark, those on the per-cpu lists included
+# (they are handed out without a watermark check). The per-cpu lists grow
+# with the low watermark, which THP raises to ~44 MiB on this 1 GiB node
+# (per-cpu lists of ~30 MiB): THP off and min_free_kbytes at the kernel's
+# own default for 1 GiB keep them at a few MiB. Then hugepages take node 0
+# down to a slack between 7 MiB (the shell and mpctl keep running, no OOM,
+# while the failing hot-add takes it all for a moment) and 11 MiB, well
+# below the 16 MiB a plain hot-add of the segment needs; anonymous memory
+# held on node 0 takes what fragmentation left over.
+# (ZONE_DMA's free pages are out of reach: its lowmem reserve), and what
+# its reclaim can free: reclaimable slab (the dentries and inodes of sysfs
+# and proc that the test reads) and file pages
+# node0_slack_kb [noreclaim]: without what reclaim can free
+node0_slack_kb() {
+	_r=0
+	[ $# = 0 ] && _r=$(awk '/^Node 0 (SReclaimable|Active\(file\)|Inactive\(file\)):/ { k += $4 }
+		  END { print k + 0 }' /sys/devices/system/node/node0/meminfo)
+	awk -v r="$_r" '/^Node/ { n0 = ($2 == "0," && $4 != "DMA") }
+	     n0 && $1 == "pages" && $2 == "free" { p += $3 }
+	     n0 && $1 == "min" { p -= $2 }
+	     n0 && $1 == "count:" { p += $2 }
+	     END { print p * 4 + r }' /proc/zoneinfo
+}
+echo never > /sys/kernel/mm/transparent_hugepage/enabled
+echo 4096 > /proc/sys/vm/min_free_kbytes
+echo 3 > /proc/sys/vm/drop_caches
+# as many hugepages as leave 8 MiB of slack: asking for all of them would
+# take it to nothing, and the shell's next fork to the OOM killer
+echo $((($(node0_slack_kb) - 9216) / 2048)) > /proc/sys/vm/nr_hugepages
+while [ "$(node0_slack_kb)" -lt 7168 ] && [ "$(cat /proc/sys/vm/nr_hugepages)" -gt 0 ]; do
+	echo $(($(cat /proc/sys/vm/nr_hugepages) - 1)) > /proc/sys/vm/nr_hugepages
+done
+# The filler (at least 1 MiB) is also the one the OOM killer is to take:
+# while the plain hot-add fails it holds node 0 at its min watermark, and
+# an allocation that comes then (mpctl's own page fault) may invoke it.
+SL=$(node0_slack_kb)
+FILL_MB=1
+[ "$SL" -gt 11264 ] && FILL_MB=$(((SL - 9216) / 1024))
+numactl --membind=0 mp_touch -m $FILL_MB -s 3 -w /tmp/fill-ready > /tmp/fill.out 2>&1 &
+FILL=$!
+echo 1000 > /proc/$FILL/oom_score_adj
+wait_until 60 test -e /tmp/fill-ready
 HP=$(cat /proc/sys/vm/nr_hugepages)
-diag "node 0 full: $HP hugepages; MemFree $(node_free_kb 0) kB"
-check "node 0 nearly full: $HP hugepages, less than 64 MiB free" \
-	"test \$(node_free_kb 0) -lt 65536"
+echo 3 > /proc/sys/vm/drop_caches
+diag "node 0 full: $HP hugepages, $FILL_MB MiB held; MemFree $(node_free_kb 0) kB, slack $SL -> $(node0_slack_kb) kB, $(node0_slack_kb noreclaim) kB of it free"
+check "node 0 nearly full: $HP hugepages, free above the min watermark under the $BIG_MEMMAP_KB kB memmap" \
+	"test \$(node0_slack_kb noreclaim) -lt $BIG_MEMMAP_KB"
 IOMEM0=$(grep -c cmm_mp /proc/iomem)
-if mpctl online 0 >/dev/null 2>/tmp/err0; then
-	WITHOUT="succeeded, node 1 MemTotal $(node_memtotal_kb 1) kB"
-	mpctl offline 0 >/dev/null
-	WITHOUT_OK=$([ "${WITHOUT##* MemTotal }" = "$SEG_KB kB" ] && echo 0 || echo 1)
-else
-	WITHOUT="failed: $(cat /tmp/err0)"
-	grep -q 'memmap' /tmp/err0 && grep -qx offline $S/seg0/state &&
-		test "$(node_memtotal_kb 1)" = 0 &&
-		test "$(grep -c cmm_mp /proc/iomem)" = "$IOMEM0"
-	WITHOUT_OK=$?
-fi
-diag "plain online on the full node 0 $WITHOUT"
-check "plain online: fails saying why with nothing changed, or takes the memmap from node 0" \
-	test "$WITHOUT_OK" = 0
+mpctl online 0 >/dev/null 2>/tmp/err0
+RC=$?
+diag "plain online on the full node 0 -> $RC: $(cat /tmp/err0); slack after $(node0_slack_kb) kB"
+check "plain online fails, saying the memmap does not fit" \
+	"test $RC != 0 && grep -q 'too little free memory for its memmap' /tmp/err0"
+check "nothing changed: offline, node 1 empty, no memory block, /proc/iomem as before" \
+	"grep -qx offline $S/seg0/state && test \"\$(node_memtotal_kb 1)\" = 0 &&
+	 test \$(blocks_present) = 0 && test \$(grep -c cmm_mp /proc/iomem) = $IOMEM0"
 V0=$(dmesg | grep -c 'vmemmap alloc failure')
 check "with --memmap-on-memory: online 0 succeeds on the full node 0" \
 	"mpctl online 0 --memmap-on-memory > /tmp/on2.json"
-check "node 1 MemTotal is the segment less its memmap" \
-	test "$(node_memtotal_kb 1)" = $((SEG_KB - MEMMAP_KB))
+diag "zones: $(zones)"
+check "node 1 MemTotal is the segment less its memmap ($((BIG_KB - BIG_MEMMAP_KB)) kB)" \
+	test "$(node_memtotal_kb 1)" = $((BIG_KB - BIG_MEMMAP_KB))
+check "all 8 blocks online in ZONE_MOVABLE, one System RAM (cmm_mp) per block" \
+	"test \$(cat $S/seg0/memblock_online) = 8 && test \$(zones | tr ' ' '\\n' | grep -cx Movable) = 8 &&
+	 test \$(grep -c 'System RAM (cmm_mp)' /proc/iomem) = 8"
 check "no memmap allocation asked of node 0 this time" \
 	test "$(dmesg | grep -c 'vmemmap alloc failure')" = "$V0"
 check "JSON and sysfs say memmap_on_memory" \
 	"grep -q '\"memmap_on_memory\":true' /tmp/on2.json && grep -qx 1 $S/seg0/memmap_on_memory"
-check "32 MiB bound to node 1 read back intact" \
-	numactl --membind=1 mp_touch -m 32 -s 9 -n 1
-check "offline 0 on the full node 0" \
-	"mpctl offline 0 && grep -qx offline $S/seg0/state && test \"\$(node_memtotal_kb 1)\" = 0"
+check "256 MiB bound to node 1 read back intact" \
+	numactl --membind=1 mp_touch -m 256 -s 9 -n 1
+check "offline 0 on the full node 0: offline, node 1 empty, no block, iomem as before" \
+	"mpctl offline 0 && grep -qx offline $S/seg0/state && test \"\$(node_memtotal_kb 1)\" = 0 &&
+	 test \$(blocks_present) = 0 && test \$(grep -c cmm_mp /proc/iomem) = $IOMEM0"
 echo 0 > /proc/sys/vm/nr_hugepages
-echo 0 > /proc/sys/vm/nr_hugepages
-check "node 0 free again ($(node_free_kb 0) kB)" "test \$(node_free_kb 0) -gt 1048576"
-check "no OOM kill meanwhile" "! dmesg | grep -q 'Out of memory'"
+kill -USR1 $FILL 2>/dev/null
+wait $FILL
+FILL_RC=$?
+diag "the filler on node 0 exited $FILL_RC; OOM kills: $(dmesg | grep -c 'Killed process')"
+check "node 0 free again ($(node_free_kb 0) kB); the filler's data intact, or the OOM killer took it" \
+	"test \$(node_free_kb 0) -gt 524288 &&
+	 { test $FILL_RC = 0 || { test $FILL_RC = 137 && dmesg | grep -q 'Killed process $FILL '; }; }"
+check "the OOM killer took nothing but the filler" \
+	"test -z \"\$(dmesg | grep 'Killed process' | grep -v 'Killed process $FILL ')\""
 
-# --- a segment of two memory blocks: 6.1 cannot put its memmap on it
-check "cmm_mp reloaded with 256 MiB segments" \
-	"rmmod cmm_mp && load_cmm_mp seg_size=268435456 && test \$(cat /sys/class/cmm_mp/mp0/nr_segments) = 1"
-check "--memmap-on-memory on two blocks fails and says why" \
-	"! mpctl online 0 --memmap-on-memory 2>/tmp/err2; grep -q 'exactly one memory block' /tmp/err2"
-check "nothing changed: offline, node 1 empty" \
-	"grep -qx offline $S/seg0/state && test \"\$(node_memtotal_kb 1)\" = 0"
-check "the same segment onlines without the flag, and offlines" \
-	"mpctl online 0 >/dev/null && test \"\$(node_memtotal_kb 1)\" = $((2 * SEG_KB)) && mpctl offline 0"
-check "rmmod" "rmmod cmm_mp"
+# --- an offline that the last block refuses: page tables of a process
+# bound to node 1 can only go to its one block in ZONE_NORMAL. The seven
+# blocks before it are removed first, then added back (offline) by the
+# kernel and onlined again in ZONE_MOVABLE by mpctl.
+LAST=$((B0 + 7))
+check "online 0 --memmap-on-memory; block $LAST moved to ZONE_NORMAL" \
+	"mpctl online 0 --memmap-on-memory >/dev/null &&
+	 echo offline > /sys/devices/system/memory/memory$LAST/state &&
+	 echo online_kernel > /sys/devices/system/memory/memory$LAST/state &&
+	 grep -q Normal /sys/devices/system/memory/memory$LAST/valid_zones"
+Z1=$(zones)
+M1=$(node_memtotal_kb 1)
+numactl --membind=1 mp_touch -m 16 -s 9 -p 4000 -w /tmp/ready > /tmp/touch.out 2>&1 &
+T=$!
+wait_until 60 test -e /tmp/ready
+mpctl offline 0 > /tmp/off.out 2> /tmp/off.err
+RC=$?
+diag "mpctl offline 0 -> $RC: $(cat /tmp/off.err)"
+diag "zones before: $Z1; after: $(zones)"
+check "offline refused: exit 6, naming block $LAST (ZONE_NORMAL) and why" \
+	"test $RC = 6 && grep -q 'memory block $LAST (ZONE_NORMAL) cannot go offline: unmovable' /tmp/off.err"
+check "the kernel removed the 7 blocks before it and put them back" \
+	"dmesg | grep -q 'memory block $LAST cannot go offline: -16; adding back the 7 block(s) removed before it'"
+check "the segment is whole: online-ram, 8 blocks online in their zones, node 1 as before" \
+	"grep -qx online-ram $S/seg0/state && test \$(cat $S/seg0/memblock_online) = 8 &&
+	 test \"\$(zones)\" = \"$Z1\" && test \$(node_memtotal_kb 1) = $M1 &&
+	 test \$(grep -c 'System RAM (cmm_mp)' /proc/iomem) = 8"
+kill -USR1 $T
+wait $T
+check "the process's data read back intact" test $? = 0
+# page tables freed, slab it caused on block $LAST may stay: the segment
+# may stay online, which the shutdown does not mind
 # the final check of guest-init reads the log through the filter too
 check "kernel log clean but for the expected vmemmap allocation report" \
 	"dmesg() { command dmesg | /tmp/mp-klog-filter; }; test -z \"\$(kernel_log_bad)\""

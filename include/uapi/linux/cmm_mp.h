@@ -129,8 +129,8 @@ enum cmm_mp_attr {
 	 * u32: 1 when the memmap (struct pages) of a System RAM segment is
 	 * taken from the segment itself, as dax_kmem's memmap_on_memory;
 	 * input of SEG_ONLINE too (System RAM only). Needs the kernel's
-	 * memory_hotplug.memmap_on_memory=1 and, on Linux 6.1, a segment of
-	 * exactly one memory block (CMM_MP_A_BLOCK_SIZE).
+	 * memory_hotplug.memmap_on_memory=1; a segment of several memory
+	 * blocks (CMM_MP_A_BLOCK_SIZE) is added one block at a time.
 	 */
 	CMM_MP_A_SEG_MEMMAP_ON_MEMORY,
 	/*
