@@ -632,6 +632,13 @@ static int mp_memblock_restore(uint32_t nr, enum mp_zone zone)
 	return mp_memblock_online(nr, zone != MP_ZONE_KERNEL, false, &r);
 }
 
+/* System RAM of this host: memory blocks an offline may leave behind. */
+static bool mp_segment_in_ram(const struct mp_segment *seg)
+{
+	return seg->info.state == CMM_MP_SEG_ONLINE_RAM &&
+	       seg->info.mode == CMM_MP_SEG_MODE_RAM && !seg->info.devnode[0];
+}
+
 /*
  * The zone of each online block of a System RAM segment, before an
  * offline (0: offline then): what an offline that fails half-way puts
@@ -644,9 +651,7 @@ static uint8_t *mp_segment_zones(struct mp_segment *seg)
 	uint8_t *zones;
 	uint32_t i;
 
-	if (seg->info.state != CMM_MP_SEG_ONLINE_RAM ||
-	    seg->info.mode != CMM_MP_SEG_MODE_RAM || seg->info.devnode[0] ||
-	    !n || first + n - 1 < first)
+	if (!mp_segment_in_ram(seg) || !n || first + n - 1 < first)
 		return NULL;
 	zones = calloc(n, sizeof(*zones));
 	if (!zones)
@@ -735,13 +740,9 @@ MP_EXPORT int cmmmp_segment_offline(struct mp_segment *seg)
 	mirror = seg->info.mirror;
 	zones = mp_segment_zones(seg);
 	rc = mp_segment_cmd(seg, CMM_MP_CMD_SEG_OFFLINE, NULL);
-	if (rc == -EBUSY && seg->info.state == CMM_MP_SEG_ONLINE_RAM &&
-	    seg->info.mode == CMM_MP_SEG_MODE_RAM && !seg->info.devnode[0]) {
-		/* what we knew of it was stale: its blocks as they are now */
-		if (!zones)
-			zones = mp_segment_zones(seg);
+	/* an error answer leaves seg->info as it was: @zones still fit it */
+	if (rc == -EBUSY && mp_segment_in_ram(seg))
 		rc = mp_segment_offline_blocks(seg, rc, zones);
-	}
 	free(zones);
 	if (!rc)
 		mp_mirror_offlined(seg->ctx, mirror);
