@@ -157,9 +157,15 @@ done
 # The filler (at least 1 MiB) is also the one the OOM killer is to take:
 # while the plain hot-add fails it holds node 0 at its min watermark, and
 # an allocation that comes then (mpctl's own page fault) may invoke it.
+# Sized on the free pages alone: the reclaimable ones counted in the
+# slack could not always be reclaimed in time, and a filler that took
+# them too was killed while it filled, with the next fork of this shell
+# invoking the OOM killer again before the filler's memory was back (the
+# shell was taken once). What reclaim can free stays in the slack.
 SL=$(node0_slack_kb)
+SLF=$(node0_slack_kb noreclaim)
 FILL_MB=1
-[ "$SL" -gt 11264 ] && FILL_MB=$(((SL - 9216) / 1024))
+[ "$SLF" -gt 11264 ] && FILL_MB=$(((SLF - 9216) / 1024))
 numactl --membind=0 mp_touch -m $FILL_MB -s 3 -w /tmp/fill-ready > /tmp/fill.out 2>&1 &
 FILL=$!
 echo 1000 > /proc/$FILL/oom_score_adj
