@@ -24,7 +24,7 @@ seg_zone() {
 	cat "/sys/devices/system/memory/memory$(cat $S/seg$1/memblock_first)/valid_zones"
 }
 
-tap_plan 15
+tap_plan 16
 
 diag "systemd $(systemctl --version | head -n1 | cut -d' ' -f2), state $(systemctl is-system-running), kernel $KVER, up $(cut -d' ' -f1 /proc/uptime)s"
 check "booted by systemd: PID 1 is systemd" "test \"\$(cat /proc/1/comm)\" = systemd"
@@ -90,6 +90,16 @@ check "$U.1.service's journal shows the change it made (segment 1 online-ram), $
 mpctl offline 1 > /dev/null
 check "segment 1 offlined by hand: check-config reports drift, exit 1" \
 	"! mpctl check-config > /dev/null 2>&1"
+# The offline's change uevent reaches systemd: the instance, active since
+# its run, is not started again (systemd 252 restarts a listed unit that
+# is not active), so the admin's offline stands.
+no_jobs() { [ -z "$(systemctl list-jobs --no-legend)" ]; }
+udevadm settle
+sleep 2
+wait_until 30 no_jobs
+diag "$U.1: $(prop $U.1.service ActiveState)/$(prop $U.1.service SubState), runs $(runs_of 1), segment 1 $(cat $S/seg1/state)"
+check "the offline's change uevent does not start $U.1 again: it ran once, is active (exited), segment 1 stays offline" \
+	"test \$(runs_of 1) = 1 -a \"\$(prop $U.1.service SubState)\" = exited -a \"\$(cat $S/seg1/state)\" = offline"
 check "systemctl restart cmm-mp.service brings it back: in sync, MemTotal as before" \
 	"systemctl restart cmm-mp.service && mpctl check-config > /dev/null && test \$((\$(memtotal_kb) - \$(before_kb))) = $((3 * SEG_KB))"
 check "no kernel WARNING/BUG/Oops in this boot's journal" \
