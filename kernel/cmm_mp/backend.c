@@ -105,6 +105,32 @@ int mp_backend_write(u16 dst, u64 offset, struct iov_iter *from)
 	return ret;
 }
 
+/*
+ * A backend without write_many takes the places one after the other: the
+ * result is the same, only slower.
+ */
+int mp_backend_write_many(u32 n, const u16 *dst, const u64 *offset,
+			  struct iov_iter *from, int *res)
+{
+	int ret = 0;
+	u32 i;
+
+	if (n > MP_BACKEND_MAX_PLACES)
+		return -EINVAL;
+	down_read(&backend_rwsem);
+	if (!backend_ops)
+		ret = -ENODEV;
+	else if (backend_ops->write_many)
+		ret = backend_ops->write_many(backend_priv, n, dst, offset,
+					      from, res);
+	else
+		for (i = 0; i < n; i++)
+			res[i] = backend_ops->write(backend_priv, dst[i],
+						    offset[i], from);
+	up_read(&backend_rwsem);
+	return ret;
+}
+
 int mp_backend_own(u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi)
 {
 	int ret = -ENODEV;

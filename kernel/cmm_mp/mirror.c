@@ -258,27 +258,88 @@ static int mp_mirror_read(struct mp_remote *r, u64 pos, struct iov_iter *it)
 }
 
 /*
+ * Would mp_mirror_leg_io() have asked copy @leg again after @ret? A pool
+ * that re-forms is waited out; a slow answer only by the last whole copy.
+ */
+static bool mp_mirror_again(struct mp_remote *r, struct mp_remote_leg *leg,
+			    int ret)
+{
+	bool again;
+
+	if (!ret || READ_ONCE(r->stale))
+		return false;
+	if (mp_leg_no_pool(ret))
+		return true;
+	if (!mp_leg_transient(ret))
+		return false;
+	spin_lock(&r->lock);
+	again = leg->state == MP_LEG_OK && !mp_mirror_others(r, leg);
+	spin_unlock(&r->lock);
+	return again;
+}
+
+/*
+ * The first try of a write to every copy not lost (@state[i] is copy i's
+ * state when the write began): our own copy directly, the others in one
+ * round trip (mp_backend_write_many()), so a mirrored write costs what a
+ * single one does. @res[i] is copy i's result, 1 for a lost copy.
+ */
+static void mp_mirror_write_once(struct mp_remote *r, u64 pos,
+				 struct iov_iter *it, const u32 *state,
+				 int *res)
+{
+	u32 idx[MP_REMOTE_MAX_LEGS], i, n = 0;
+	int got[MP_REMOTE_MAX_LEGS], ret;
+	u64 off[MP_REMOTE_MAX_LEGS];
+	u16 dst[MP_REMOTE_MAX_LEGS];
+
+	for (i = 0; i < r->nr_legs; i++) {
+		struct mp_remote_leg *leg = &r->leg[i];
+
+		res[i] = 1;
+		if (state[i] == MP_LEG_FAILED)
+			continue;
+		if (!leg->chip_id) {
+			res[i] = mp_mirror_leg_io(r, leg, pos, it, true);
+			continue;
+		}
+		dst[n] = READ_ONCE(leg->devid);
+		off[n] = leg->dev_off + pos;
+		idx[n++] = i;
+	}
+	if (!n)
+		return;
+	ret = mp_backend_write_many(n, dst, off, it, got);
+	for (i = 0; i < n; i++)
+		res[idx[i]] = ret ? ret : got[i];
+}
+
+/*
  * Every copy not lost takes the write; a copy that fails it is lost (its
  * bytes are unknown now), unless no copy took it and none found a pool
  * (mp_leg_no_pool(): the caller sees the error, so no copy holds bytes it
  * was promised), or it is the last whole copy and only slow (the caller
- * sees the error). The write succeeded if a whole copy took it.
+ * sees the error). The write succeeded if a whole copy took it. The
+ * copies are written at once; one whose answer mp_mirror_leg_io() would
+ * have waited out is then asked again on its own.
  */
 static int mp_mirror_write(struct mp_remote *r, u64 pos, struct iov_iter *it)
 {
 	int res[MP_REMOTE_MAX_LEGS], err = -EIO;
+	u32 state[MP_REMOTE_MAX_LEGS], i;
 	bool done = false;
-	u32 i;
 
 	down_read(&r->rebuild_sem);
+	for (i = 0; i < r->nr_legs; i++)
+		state[i] = READ_ONCE(r->leg[i].state);
+	mp_mirror_write_once(r, pos, it, state, res);
 	for (i = 0; i < r->nr_legs; i++) {
-		u32 state = READ_ONCE(r->leg[i].state);
-
-		res[i] = 1;
-		if (state == MP_LEG_FAILED)
+		if (res[i] == 1)
 			continue;
-		res[i] = mp_mirror_leg_io(r, &r->leg[i], pos, it, true);
-		done |= !res[i] && state == MP_LEG_OK;
+		if (r->leg[i].chip_id &&
+		    mp_mirror_again(r, &r->leg[i], res[i]))
+			res[i] = mp_mirror_leg_io(r, &r->leg[i], pos, it, true);
+		done |= !res[i] && state[i] == MP_LEG_OK;
 	}
 	for (i = 0; i < r->nr_legs; i++) {
 		if (res[i] >= 0)

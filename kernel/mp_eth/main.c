@@ -317,6 +317,13 @@ static int mpe_backend_write(void *priv, u16 dst, u64 offset,
 	return mpe_xfer(priv, MP_ETH_OP_WRITE_REQ, dst, offset, from);
 }
 
+static int mpe_backend_write_many(void *priv, u32 n, const u16 *dst,
+				  const u64 *offset, struct iov_iter *from,
+				  int *res)
+{
+	return mpe_write_many(priv, n, dst, offset, from, res);
+}
+
 /*
  * The wire carries the pool's ownership commands and key operations with
  * the same numbers (uapi mp_eth.h, mp_eth_test.h): no translation table.
@@ -364,6 +371,7 @@ static const struct mp_backend_ops mpe_backend_ops = {
 	.owner		= THIS_MODULE,
 	.read		= mpe_backend_read,
 	.write		= mpe_backend_write,
+	.write_many	= mpe_backend_write_many,
 	.peer_stats	= mpe_backend_peer_stats,
 	.own		= mpe_own,
 	.set_key	= mpe_backend_set_key,

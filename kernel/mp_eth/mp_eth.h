@@ -315,6 +315,8 @@ struct mpe_xfer {
 	u64 cur_off;
 	u32 outstanding;		/* frames in flight */
 	int error;			/* first error */
+	int issue_err;			/* why the issuer stopped early */
+	struct mpe_rq *q;		/* its destination, once in flight */
 	wait_queue_head_t wq;		/* the issuer, until outstanding is 0 */
 };
 
@@ -356,6 +358,8 @@ u32 mpe_rift_entries(struct mpe *m);
 struct mp_own_info;
 int mpe_own(void *priv, u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
+int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
+		   struct iov_iter *from, int *res);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);
 void mpe_transport_reset(struct mpe *m, int err);

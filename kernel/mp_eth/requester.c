@@ -232,6 +232,158 @@ static void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 	wait_event(q->wq, READ_ONCE(q->credit) != credit);
 }
 
+/*
+ * Check the transfer @x describes and send its frames; it is in flight
+ * (x->q set) until mpe_xfer_wait(). An error before any frame went out
+ * is left in x->error with x->q NULL.
+ */
+static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
+{
+	const struct iov_iter *iter = x->iter;
+	size_t len = iov_iter_count(iter);
+	struct sk_buff *skb = NULL;
+	const struct mpe_memb *mb;
+	struct iov_iter src = *iter;
+	struct mp_rift_entry *e;
+	struct sk_buff_head tx;
+	u32 issued = 0, chunk = 0;
+	struct mpe_peer *peer;
+	u8 op = x->op;
+	u16 dst = x->dst, self, nr_devs;
+	struct mpe_rq *q;
+	struct mp_frame f;
+	bool valid, running;
+	int ret, err = 0;
+	u64 credit;
+
+	x->len = len;
+	x->cur = *iter;
+	x->cur_off = x->offset;
+	rcu_read_lock();
+	mb = rcu_dereference(m->memb);
+	running = mb->running;
+	self = mb->devid;
+	nr_devs = mb->nr_devs;
+	valid = dst < nr_devs && mb->dev[dst].valid;
+	rcu_read_unlock();
+	if (!running) {
+		x->error = -EAGAIN;
+		return;
+	}
+	if (dst >= nr_devs || !len || len > U32_MAX ||
+	    x->offset + len < x->offset || user_backed_iter(iter)) {
+		x->error = -EINVAL;
+		return;
+	}
+	/*
+	 * The transport carries remote accesses only: the pool device serves
+	 * and arbitrates its own DRAM itself (kernel/cmm_mp/remote.c, seg.c
+	 * decide; testdev.c for the test device), and a transfer that names
+	 * us here (a mapping raced a renumbering) must not reach our DRAM.
+	 */
+	if (dst == self) {
+		x->error = -EINVAL;
+		return;
+	}
+	peer = mpe_peer(m, dst);
+	if (!peer) {
+		x->error = -EAGAIN;	/* cannot be: its membership made it */
+		return;
+	}
+	q = &peer->req;
+	if (!valid) {
+		spin_lock_bh(&q->lock);
+		q->st.fast_fails++;
+		spin_unlock_bh(&q->lock);
+		x->error = -EIO;
+		return;
+	}
+
+	x->q = q;
+	init_waitqueue_head(&x->wq);
+	__skb_queue_head_init(&tx);
+	while (issued < len) {
+		if (!skb) {
+			chunk = min_t(u32, len - issued, mpe_max_payload(m));
+			skb = mpe_frame_alloc(m, op == MP_ETH_OP_WRITE_REQ ?
+					      chunk : 0, GFP_KERNEL);
+			if (!skb) {
+				err = -ENOMEM;
+				break;
+			}
+			if (op == MP_ETH_OP_WRITE_REQ) {
+				err = mpe_fill(m, skb, &src, chunk);
+				if (err)
+					break;
+			}
+		}
+
+		spin_lock_bh(&q->lock);
+		if (x->error) {
+			spin_unlock_bh(&q->lock);
+			break;
+		}
+		credit = q->credit;
+		ret = mp_rift_alloc(&q->rift, dst, ktime_get_ns(), x, &e);
+		if (ret == -EAGAIN || ret == -ENOSPC) {
+			spin_unlock_bh(&q->lock);
+			/* what is built goes out before we wait for room */
+			mpe_xmit(m, &tx);
+			mpe_wait_credit(q, credit);
+			continue;
+		}
+		if (ret) {
+			if (ret == -EHOSTUNREACH)
+				q->st.fast_fails++;
+			x->error = ret;
+			spin_unlock_bh(&q->lock);
+			break;
+		}
+		e->op = op;
+		e->offset = x->offset + issued;
+		e->len = chunk;
+		e->nonce = get_random_u32();
+		mpe_header(q, e, false, &f);
+		x->outstanding++;
+		q->st.tx++;
+		mpe_timer_arm(q);
+		spin_unlock_bh(&q->lock);
+
+		/* a frame that cannot go out is lost: retransmitted */
+		if (!mpe_frame_prep(m, skb, &f, NULL))
+			__skb_queue_tail(&tx, skb);
+		skb = NULL;
+		issued += chunk;
+		if (skb_queue_len(&tx) >= MPE_TX_BATCH || issued == len)
+			mpe_xmit(m, &tx);
+	}
+	mpe_xmit(m, &tx);
+	kfree_skb(skb);
+	x->issue_err = err;
+}
+
+/* Wait until no frame of @x is in flight; its result. */
+static int mpe_xfer_wait(struct mpe *m, struct mpe_xfer *x)
+{
+	struct mpe_rq *q = x->q;
+	int ret;
+
+	if (!q)
+		return x->error;
+	/* Latency: rather spin for a response that is due than sleep. */
+	if (m->cfg.poll_ns)
+		mpe_poll_done(m, x);
+	/* Bounded: every frame in flight finishes within mp_rift_fail_time(). */
+	wait_event(x->wq, READ_ONCE(x->outstanding) == 0);
+	/* pairs with the unlock after the last mpe_entry_done() */
+	spin_lock_bh(&q->lock);
+	ret = x->error ? x->error : x->issue_err;
+	spin_unlock_bh(&q->lock);
+	if (!ret && x->op != MP_ETH_OP_OWN_REQ)
+		atomic64_add(x->len, &m->dp.payload_bytes);
+	return ret;
+}
+
 /**
  * mpe_xfer() - read or write iov_iter_count(@iter) bytes of device @dst's DRAM
  * @m: the transport
@@ -255,128 +407,48 @@ static void mpe_wait_credit(struct mpe_rq *q, u64 credit)
  */
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 {
-	size_t len = iov_iter_count(iter);
 	struct mpe_xfer x = {
-		.op = op, .dst = dst, .offset = offset, .len = len,
-		.iter = iter, .cur = *iter, .cur_off = offset,
+		.op = op, .dst = dst, .offset = offset, .iter = iter,
 	};
-	struct sk_buff *skb = NULL;
-	const struct mpe_memb *mb;
-	struct mp_rift_entry *e;
-	struct sk_buff_head tx;
-	struct mpe_rq *q;
-	u32 issued = 0, chunk = 0;
-	struct mpe_peer *peer;
-	bool valid;
-	struct iov_iter src = *iter;
-	u16 self, nr_devs;
-	struct mp_frame f;
-	int ret, err = 0;
-	u64 credit;
-	bool running;
 
-	rcu_read_lock();
-	mb = rcu_dereference(m->memb);
-	running = mb->running;
-	self = mb->devid;
-	nr_devs = mb->nr_devs;
-	valid = dst < nr_devs && mb->dev[dst].valid;
-	rcu_read_unlock();
-	if (!running)
-		return -EAGAIN;
-	if (dst >= nr_devs || !len || len > U32_MAX || offset + len < offset ||
-	    user_backed_iter(iter))
+	mpe_xfer_issue(m, &x);
+	return mpe_xfer_wait(m, &x);
+}
+
+/**
+ * mpe_write_many() - write the same bytes to several places at once
+ * @m: the transport
+ * @n: how many places, at most MP_BACKEND_MAX_PLACES
+ * @dst: their device ids
+ * @offset: their offsets in those devices' DRAM
+ * @from: the bytes, as for mpe_xfer(); left where it was
+ * @res: each place's result, as mpe_xfer() would have returned it
+ *
+ * The copies of a mirrored segment take one write: every place's frames
+ * are sent before the first is waited for, so the writes cost one round
+ * trip, not one each. Sleeps.
+ *
+ * Return: 0, or -EINVAL for more than MP_BACKEND_MAX_PLACES places (@res
+ * untouched).
+ */
+int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
+		   struct iov_iter *from, int *res)
+{
+	struct mpe_xfer x[MP_BACKEND_MAX_PLACES] = {};
+	u32 i;
+
+	if (n > MP_BACKEND_MAX_PLACES)
 		return -EINVAL;
-	/*
-	 * The transport carries remote accesses only: the pool device serves
-	 * and arbitrates its own DRAM itself (kernel/cmm_mp/remote.c, seg.c
-	 * decide; testdev.c for the test device), and a transfer that names
-	 * us here (a mapping raced a renumbering) must not reach our DRAM.
-	 */
-	if (dst == self)
-		return -EINVAL;
-	peer = mpe_peer(m, dst);
-	if (!peer)
-		return -EAGAIN;	/* cannot be: its membership made it */
-	q = &peer->req;
-	if (!valid) {
-		spin_lock_bh(&q->lock);
-		q->st.fast_fails++;
-		spin_unlock_bh(&q->lock);
-		return -EIO;
+	for (i = 0; i < n; i++) {
+		x[i].op = MP_ETH_OP_WRITE_REQ;
+		x[i].dst = dst[i];
+		x[i].offset = offset[i];
+		x[i].iter = from;
+		mpe_xfer_issue(m, &x[i]);
 	}
-
-	init_waitqueue_head(&x.wq);
-	__skb_queue_head_init(&tx);
-	while (issued < len) {
-		if (!skb) {
-			chunk = min_t(u32, len - issued, mpe_max_payload(m));
-			skb = mpe_frame_alloc(m, op == MP_ETH_OP_WRITE_REQ ?
-					      chunk : 0, GFP_KERNEL);
-			if (!skb) {
-				err = -ENOMEM;
-				break;
-			}
-			if (op == MP_ETH_OP_WRITE_REQ) {
-				err = mpe_fill(m, skb, &src, chunk);
-				if (err)
-					break;
-			}
-		}
-
-		spin_lock_bh(&q->lock);
-		if (x.error) {
-			spin_unlock_bh(&q->lock);
-			break;
-		}
-		credit = q->credit;
-		ret = mp_rift_alloc(&q->rift, dst, ktime_get_ns(), &x, &e);
-		if (ret == -EAGAIN || ret == -ENOSPC) {
-			spin_unlock_bh(&q->lock);
-			/* what is built goes out before we wait for room */
-			mpe_xmit(m, &tx);
-			mpe_wait_credit(q, credit);
-			continue;
-		}
-		if (ret) {
-			if (ret == -EHOSTUNREACH)
-				q->st.fast_fails++;
-			x.error = ret;
-			spin_unlock_bh(&q->lock);
-			break;
-		}
-		e->op = op;
-		e->offset = offset + issued;
-		e->len = chunk;
-		e->nonce = get_random_u32();
-		mpe_header(q, e, false, &f);
-		x.outstanding++;
-		q->st.tx++;
-		mpe_timer_arm(q);
-		spin_unlock_bh(&q->lock);
-
-		/* a frame that cannot go out is lost: retransmitted */
-		if (!mpe_frame_prep(m, skb, &f, NULL))
-			__skb_queue_tail(&tx, skb);
-		skb = NULL;
-		issued += chunk;
-		if (skb_queue_len(&tx) >= MPE_TX_BATCH || issued == len)
-			mpe_xmit(m, &tx);
-	}
-	mpe_xmit(m, &tx);
-	kfree_skb(skb);
-	/* Latency: rather spin for a response that is due than sleep. */
-	if (m->cfg.poll_ns)
-		mpe_poll_done(m, &x);
-	/* Bounded: every frame in flight finishes within mp_rift_fail_time(). */
-	wait_event(x.wq, READ_ONCE(x.outstanding) == 0);
-	/* pairs with the unlock after the last mpe_entry_done() */
-	spin_lock_bh(&q->lock);
-	ret = x.error ? x.error : err;
-	spin_unlock_bh(&q->lock);
-	if (!ret && op != MP_ETH_OP_OWN_REQ)
-		atomic64_add(len, &m->dp.payload_bytes);
-	return ret;
+	for (i = 0; i < n; i++)
+		res[i] = mpe_xfer_wait(m, &x[i]);
+	return 0;
 }
 
 /* A device id from the wire (MP_ETH_DEV_ANY, MP_ETH_DEV_GONE) as the core's */
@@ -443,7 +515,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	struct mp_rift_entry *e;
 	struct mpe_rq *q;
 	struct mpe_xfer *x;
-	int ret;
+	int ret = 0;
 
 	if (!p)
 		return;	/* cannot be: the caller found its sender */

@@ -85,6 +85,11 @@ struct mp_backend_peer {
  *	0 or -errno (-ETIMEDOUT, -EHOSTUNREACH, a NAK's errno)
  * @write: copy iov_iter_count(@from) bytes from @from to @offset of
  *	device @dst's DRAM, the same way
+ * @write_many: optional; the same bytes to @n (at most
+ *	MP_BACKEND_MAX_PLACES) places at once, device @dst[i] at
+ *	@offset[i], each place's result in @res[i] as @write would have
+ *	returned it: the copies of a mirrored segment in one round trip;
+ *	0, or -EINVAL for too many places (@res untouched)
  * @peer_stats: fill @p for the @idx-th known peer (0, 1, ...);
  *	-ENOENT past the last one
  * @own: optional; ask device @dst to arbitrate the ownership of its
@@ -96,11 +101,16 @@ struct mp_backend_peer {
  *	traffic: @op is enum cmm_mp_key_op, @key CMM_MP_KEY_LEN bytes
  *	(unused by CMM_MP_KEY_CLEAR); 0 or -errno
  */
+/* Places one mp_backend_ops.write_many takes at most. */
+#define MP_BACKEND_MAX_PLACES	4
+
 struct mp_backend_ops {
 	const char *name;
 	struct module *owner;
 	int (*read)(void *priv, u16 dst, u64 offset, struct iov_iter *to);
 	int (*write)(void *priv, u16 dst, u64 offset, struct iov_iter *from);
+	int (*write_many)(void *priv, u32 n, const u16 *dst,
+			  const u64 *offset, struct iov_iter *from, int *res);
 	int (*peer_stats)(void *priv, unsigned int idx,
 			  struct mp_backend_peer *p);
 	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg,
@@ -114,6 +124,8 @@ void mp_backend_unregister(const struct mp_backend_ops *ops);
 /* Callers inside cmm_mp: -ENODEV when no backend is registered. */
 int mp_backend_read(u16 dst, u64 offset, struct iov_iter *to);
 int mp_backend_write(u16 dst, u64 offset, struct iov_iter *from);
+int mp_backend_write_many(u32 n, const u16 *dst, const u64 *offset,
+			  struct iov_iter *from, int *res);
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
 int mp_backend_own(u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 int mp_backend_set_key(u32 op, u32 id, const u8 *key);
