@@ -39,6 +39,22 @@ mpb_run() {
 # ms: milliseconds since boot (the guests' clock, good enough for ratios)
 ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
+# wire_snap FILE, wire_res PREFIX FILE0 FILE1: frames and bytes on eth0
+# (both directions) between two snapshots, as PREFIX_frames and
+# PREFIX_wire_bytes: what a run costs on the link. The interface counts
+# what its driver sends and receives: an offloaded TCP segment (GSO/GRO,
+# up to 64 KiB) is one frame, the unit a peer pays one virtio kick or
+# interrupt for, as mp_eth pays one per frame of at most its MTU.
+wire_snap() {
+	_w=/sys/class/net/eth0/statistics
+	echo "$(($(cat $_w/tx_packets) + $(cat $_w/rx_packets))) $(($(cat $_w/tx_bytes) + $(cat $_w/rx_bytes)))" > "$1"
+}
+wire_res() {
+	read -r _f0 _b0 < "$2" && read -r _f1 _b1 < "$3" || return 1
+	res "$1_frames" $((_f1 - _f0))
+	res "$1_wire_bytes" $((_b1 - _b0))
+}
+
 # bench_devs_up: devices of the pool that are up, as this host sees them
 bench_devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; }
 

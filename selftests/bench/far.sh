@@ -7,7 +7,8 @@
 # memory.max is half of its working set, swapping to /dev/mpb3 (a segment
 # of host 1's device) and to NBD from host 1 over the same link (a fully
 # written file in host 1's RAM), alternating for BENCH_ROUNDS rounds; the
-# completion time of each is a sample (far_mpb_s, far_nbd_s). Both sides
+# completion time of each is a sample (far_mpb_s, far_nbd_s), with the
+# frames and bytes of eth0 and the pages swapped out during it. Both sides
 # poll alike (bench_pool). Correctness: every word read back right, and
 # every run swapped.
 . /selftests/lib.sh
@@ -34,14 +35,20 @@ fi
 far_run() {
 	mkswap "$2" >&2 && swapon "$2" || return 1
 	_sw0=$(awk '$1 == "pswpout" { print $2 }' /proc/vmstat)
+	wire_snap /tmp/far.wire0
 	sh -c "echo \$\$ > $CG/cgroup.procs && exec farmem -s $MB -p $PASSES" > /tmp/far.out 2>&1
 	_r=$?
+	wire_snap /tmp/far.wire1
 	cat /tmp/far.out >&2
 	_sw=$(($(awk '$1 == "pswpout" { print $2 }' /proc/vmstat) - _sw0))
 	diag "$1: $_sw pages swapped out"
 	[ "$_sw" -gt 0 ] || { diag "$1: the working set fit in memory.max"; _r=1; }
 	swapoff "$2" || _r=1
-	[ $_r = 0 ] && res "far_$1_s" "$(sed -n 's/.* seconds \([0-9.]*\) .*/\1/p' /tmp/far.out)"
+	if [ $_r = 0 ]; then
+		res "far_$1_s" "$(sed -n 's/.* seconds \([0-9.]*\) .*/\1/p' /tmp/far.out)"
+		wire_res "far_$1" /tmp/far.wire0 /tmp/far.wire1
+		res "far_$1_swapped_pages" "$_sw"
+	fi
 	return $_r
 }
 
