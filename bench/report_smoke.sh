@@ -45,7 +45,7 @@ printf '# RESULT blk_mpb_randread_iops 10\n# RESULT blk_nbd_randread_iops 2\n# R
 } > "$d/mirror/host0/tap.log"
 for p in memory transport jumbo block mirror; do echo passed > "$d/$p.status"; done
 printf 'commit=abc123\ndirty=0\nrounds=3\ndate=2026-12-05 09:00 UTC\n' > "$d/run.meta"
-echo "1..19"
+echo "1..20"
 t "report passes on passed parts" "python3 '$here/report' '$d' > '$d/out'"
 t "every sample kept, in round order" "py 'r[\"samples\"][\"mem_mpl_latency\"] == [150, 140, 400]'"
 t "median 150 and p99 400 of MP-L latency; ratio of medians 1.50" \
@@ -79,6 +79,8 @@ t "--update-doc --section mirror replaces its block only" \
 mkdir -p "$d/r2/far/host0"
 printf '# RESULT far_mpb_s %s\n' 30 20 40 > "$d/r2/far/host0/tap.log"
 printf '# RESULT far_nbd_s %s\n# INFO far_setup farmem\n' 100 80 90 >> "$d/r2/far/host0/tap.log"
+printf '# RESULT far_%s\n' 'mpb_frames 3000' 'mpb_wire_bytes 4500000' 'nbd_frames 900' 'nbd_wire_bytes 4500000' \
+	'mpb_swapped_pages 1000' 'nbd_swapped_pages 1000' >> "$d/r2/far/host0/tap.log"
 echo passed > "$d/r2/far.status"
 printf 'commit=def456\ndirty=0\nrounds=5\ndate=2026-12-06 01:00 UTC\n' > "$d/r2/run.meta"
 python3 "$here/report" "$d/r2" > /dev/null
@@ -86,6 +88,8 @@ t "--merge: one results.json with both runs' samples and parts, each run named; 
 	"python3 '$here/report' --merge '$d/m' '$d/results.json' '$d/r2/results.json' > '$d/mout' && python3 '$here/report' --check '$d/m/results.json' && python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"samples\"][\"far_mpb_s\"] == [30, 20, 40] and r[\"samples\"][\"mem_mpl_latency\"] == [150, 140, 400] and [x[\"commit\"] for x in r[\"runs\"]] == [\"abc123\", \"def456\"] and r[\"parts\"][\"far\"] == \"passed\" and r[\"parts\"][\"memory\"] == \"passed\"))' '$d/m/results.json' && grep -q '^far .* 0.33 <= 0.5 *met$' '$d/mout'"
 t "--rst of a merge names every run with its commit, rounds and parts" \
 	"python3 '$here/report' --rst '$d/m/results.json' > '$d/mrst2' && grep -q '^\\* \`\`r2\`\` (2026-12-06 01:00 UTC, commit \`\`def456\`\`, 5 rounds per comparison; parts: far passed)$' '$d/mrst2' && grep -q 'commit \`\`abc123\`\`, 3 rounds' '$d/mrst2' && grep -q 'bench/report --merge' '$d/mrst2'"
+t "frames on the link: mpb 3000 frames, 1500 B each, 100/s; NBD 900, 5000 B each, 10/s" \
+	"grep -q '^far memory: swap on /dev/mpb  *3000  *1500  *100  *1000$' '$d/mrst2' && grep -q '^far memory: swap on NBD  *900  *5000  *10.00  *1000$' '$d/mrst2'"
 t "--merge refuses a part found in two runs" \
 	"! python3 '$here/report' --merge '$d/m2' '$d/r2/results.json' '$d/r2/results.json' 2> '$d/merr' && grep -q \"part 'far' is in r2 and in r2\" '$d/merr'"
 echo failed > "$d/block.status"

@@ -108,6 +108,12 @@ DATAPATH_RUNS = [("8 MiB read", "mpe_dp_read"), ("8 MiB write", "mpe_dp_write"),
                  ("64 B read", "mpe_dp_lat")]
 DATAPATH_PREFIXES = [("MTU 1500", ""), ("MTU 9000", "jumbo_")]
 
+# frames and bytes on eth0 during a run of a part that compares mp_eth
+# with a TCP peer (selftests/bench/bench_lib.sh wire_res): (label, key
+# prefix, key of the run's time in seconds, key of the pages swapped out)
+WIRE = [("far memory: swap on /dev/mpb", "far_mpb", "far_mpb_s", "far_mpb_swapped_pages"),
+        ("far memory: swap on NBD", "far_nbd", "far_nbd_s", "far_nbd_swapped_pages")]
+
 # what the run has not measured at all (shown as such in the tables)
 NOT_MEASURED = [
     ("request-size sweep 64 B .. 8 MiB (plot)", "mpe_sweep_"),

@@ -54,6 +54,26 @@ def _parts(parts):
     return ", ".join("%s %s" % kv for kv in sorted(parts.items()))
 
 
+def wire(res):
+    """frames and bytes on the link per run of a part that has them"""
+    med = res.get("results", {})
+    rows = []
+    for label, kp, ks, kw in measures.WIRE:
+        f, b, t, sw = (med.get(k) for k in (kp + "_frames", kp + "_wire_bytes", ks, kw))
+        if f is None:
+            continue
+        rows.append([label, fmt(f), fmt(b / f if b is not None and f else None),
+                     fmt(f / t if t else None), fmt(sw)])
+    if not rows:
+        return []
+    return section("Frames on the link (eth0, both directions)") + [
+        "An offloaded TCP segment (GSO/GRO) counts as one frame, as one",
+        "mp_eth frame does: the unit each side pays a virtio kick or an",
+        "interrupt for. Medians over the rounds.", ""] + table(
+        ["run", "frames", "bytes per frame", "frames/s", "pages swapped out"],
+        rows)
+
+
 def provenance(res, opt=""):
     """the lines that name the run, its commit and how to make them again;
     for a merge of several runs (bench/report --merge), each run"""
@@ -103,6 +123,7 @@ def render(res):
                        d["source"]] for d in dp])
     else:
         out += ["Not available: no transport part ran.", ""]
+    out += wire(res)
     info = res.get("info", {})
     if info:
         out += section("Facts of the run")
