@@ -45,7 +45,7 @@ printf '# RESULT blk_mpb_randread_iops 10\n# RESULT blk_nbd_randread_iops 2\n# R
 } > "$d/mirror/host0/tap.log"
 for p in memory transport jumbo block mirror; do echo passed > "$d/$p.status"; done
 printf 'commit=abc123\ndirty=0\nrounds=3\ndate=2026-12-05 09:00 UTC\n' > "$d/run.meta"
-echo "1..20"
+echo "1..21"
 t "report passes on passed parts" "python3 '$here/report' '$d' > '$d/out'"
 t "every sample kept, in round order" "py 'r[\"samples\"][\"mem_mpl_latency\"] == [150, 140, 400]'"
 t "median 150 and p99 400 of MP-L latency; ratio of medians 1.50" \
@@ -63,6 +63,8 @@ t "--check: an empty sample array and a wrong median are caught" \
 	"python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); r[\"samples\"][\"x\"] = []; r[\"stats\"][\"mem_sys_latency\"][\"median\"] = 1; json.dump(r, open(sys.argv[2], \"w\"))' '$d/results.json' '$d/bad.json' && python3 '$here/report' --check '$d/bad.json' 2>&1 | grep -q 'x: empty sample array' && python3 '$here/report' --check '$d/bad.json' 2>&1 | grep -q 'mem_sys_latency: median does not match' && ! python3 '$here/report' --check '$d/bad.json' 2> /dev/null"
 t "--rst names the run and the commit, lists goals with their status" \
 	"python3 '$here/report' --rst '$d/results.json' > '$d/rst' && grep -q 'commit \`\`abc123\`\`' '$d/rst' && grep -q '^P1  .*<= 0.5  *met' '$d/rst'"
+t "--rst ratios: a side whose part did not run reads 'not measured' beside the other's rounds" \
+	"grep -q '^MP-R mmap / system memory: idle latency  *not measured  *100  *-  *0/3$' '$d/rst'"
 t "the sweep's table in --rst (64 and 1024 B, ratio 0.50); 3 hosts listed as not measured" \
 	"grep -q '^1024  *200  *400  *0.50$' '$d/rst' && grep -q '^64  *200  *400  *0.50$' '$d/rst' && grep -q '2 vs 3 hosts (plot: hosts.png): not measured' '$d/rst'"
 printf 'Title\n=====\n\nprose\n\n.. BEGIN bench/report --rst (generated: do not edit by hand)\nold table\n.. END bench/report --rst\n\ntail\n' > "$d/doc.rst"

@@ -108,7 +108,11 @@ def render(res):
                  [[g["goal"], g["measure"], fmt(g["ours"]), fmt(g["peer"]), fmt(g["ratio"]),
                    g["target"], g["status"]] for g in res.get("goals", [])])
     out += section("Ratios")
-    rows = [[r["measure"], fmt(r["ours"]), fmt(r["anchor"]), fmt(r["ratio"]),
+    # a side without samples is one whose part did not run (or whose
+    # tool failed every round): say so, rather than a bare "-" beside
+    # the other side's rounds
+    side = lambda v: fmt(v) if v is not None else "not measured"
+    rows = [[r["measure"], side(r["ours"]), side(r["anchor"]), fmt(r["ratio"]),
              "/".join(str(n) for n in r["rounds"])]
             for r in res.get("ratios", []) if r["ours"] is not None or r["anchor"] is not None]
     out += table(["measure", "ours", "peer", "ratio", "rounds"], rows) if rows else \
