@@ -25,7 +25,7 @@
 
 #define DVM_JEMALLOC	"libjemalloc.so.2"
 /* jemalloc settings the DVM heap needs (Documentation/dvm-heap.rst) */
-#define DVM_MALLOC_CONF	"retain:true,oversize_threshold:0"
+#define DVM_MALLOC_CONF	"retain:true,oversize_threshold:0,thp:never"
 
 static bool readable(const char *p)
 {

@@ -92,7 +92,7 @@ static void test_read_smaps(void **state)
 static void test_prepare(void **state)
 {
 	static const char conf_head[] =
-		"abort:true,retain:true,oversize_threshold:0,narenas:";
+		"abort:true,retain:true,oversize_threshold:0,thp:never,narenas:";
 	struct mp_dvm_run run = { .strict = true };
 	char sub[300];
 	const char *what = NULL;
