@@ -19,6 +19,7 @@
 struct mp_dvm_conf {
 	bool strict;		/* MP_DVM_STRICT=1 */
 	bool mode_on;		/* the process is in DVM mode */
+	bool thread_stacks;	/* stacks from the heap (not MP_DVM_THREAD_STACKS=0) */
 	uint64_t min_bytes;	/* vm.dvm_min_bytes */
 };
 

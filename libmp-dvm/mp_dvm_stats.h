@@ -11,13 +11,15 @@
 #include <stdint.h>
 
 #define MP_DVM_STATS_MAGIC	0x4d504456U	/* "VDPM" in memory */
-#define MP_DVM_STATS_VERSION	1
+#define MP_DVM_STATS_VERSION	2
 #define MP_DVM_STATS_DIR	"/run/mp-dvm"
 
 /* Environment the launcher sets for the library. */
 #define MP_DVM_ENV_STRICT	"MP_DVM_STRICT"
 #define MP_DVM_ENV_STAT		"MP_DVM_STAT"
 #define MP_DVM_ENV_STATS_DIR	"MP_DVM_STATS_DIR"
+/* "0": threads keep glibc's stacks (libmp-dvm/thread.c) */
+#define MP_DVM_ENV_THREAD_STACKS	"MP_DVM_THREAD_STACKS"
 
 /* Why a heap chunk is not identity mapped. */
 enum mp_dvm_reason {
@@ -63,6 +65,11 @@ struct mp_dvm_stats {
 	uint64_t prehook_bytes;
 	/* objects from before the hooks that were freed, and kept */
 	uint64_t prehook_frees;
+	/* threads started on a stack from the heap (libmp-dvm/thread.c) */
+	uint64_t thread_stacks;
+	uint64_t thread_stack_bytes;	/* with their guard pages */
+	uint64_t thread_stacks_freed;	/* given back at the join */
+	uint64_t thread_stack_bytes_kept;	/* bytes never given back (detached) */
 };
 
 #endif /* _MP_DVM_STATS_H */

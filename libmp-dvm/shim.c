@@ -42,11 +42,16 @@ static void warn(const char *msg)
 		return;
 }
 
-static bool env_on(const char *name)
+static bool env_is(const char *name, const char *value)
 {
 	const char *v = getenv(name);
 
-	return v && !strcmp(v, "1");
+	return v && !strcmp(v, value);
+}
+
+static bool env_on(const char *name)
+{
+	return env_is(name, "1");
 }
 
 static uint64_t read_min_bytes(void)
@@ -268,6 +273,7 @@ static void mp_dvm_init(void)
 	st = mp_dvm_stats;
 	mp_dvm_prehook_capture();
 	mp_dvm_conf.strict = env_on(MP_DVM_ENV_STRICT);
+	mp_dvm_conf.thread_stacks = !env_is(MP_DVM_ENV_THREAD_STACKS, "0");
 	mp_dvm_conf.min_bytes = read_min_bytes();
 	mp_dvm_conf.mode_on = dvm_mode();
 	st->min_bytes = mp_dvm_conf.min_bytes;

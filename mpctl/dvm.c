@@ -273,6 +273,10 @@ static struct json_object *heap_json(const struct mp_dvm_stats *st,
 				       flags, ok), ok);
 	add(o, "prehook_bytes", mpctl_json_size(st->prehook_bytes, flags), ok);
 	add(o, "prehook_frees_kept", json_object_new_uint64(st->prehook_frees), ok);
+	add(o, "thread_stacks", json_object_new_uint64(st->thread_stacks), ok);
+	add(o, "thread_stack_bytes", mpctl_json_size(st->thread_stack_bytes, flags), ok);
+	add(o, "thread_stacks_freed", json_object_new_uint64(st->thread_stacks_freed), ok);
+	add(o, "thread_stack_bytes_kept", mpctl_json_size(st->thread_stack_bytes_kept, flags), ok);
 	return o;
 }
 

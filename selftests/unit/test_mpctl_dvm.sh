@@ -97,4 +97,38 @@ grep -q "^mp-dvm: pid $pid: heap [0-9.]* MiB in [1-9][0-9]* chunks, identity 0.0
 rc=$? err=$(cat "$tmp/cat.err") out=
 ok $rc "exit summary and the warning on stderr"
 
+# Threads: a joinable thread without a stack of its own runs on one from
+# the heap, given back at the join; detached threads and threads with a
+# stack of their own keep theirs (the library's counters, per thread).
+rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+: > "$tmp/threads"
+LD_PRELOAD="$LIB:libjemalloc.so.2" MALLOC_CONF=retain:true,oversize_threshold:0,narenas:2 \
+	"$here/dvm_threads" < "$tmp/fifo" > "$tmp/threads" 2> /dev/null &
+pid=$!
+exec 3> "$tmp/fifo"
+i=0
+while [ "$(wc -l < "$tmp/threads")" -lt 4 ] && kill -0 $pid 2> /dev/null &&
+	[ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+run dvm stat $pid
+(echo >&3) 2> /dev/null	# a subshell takes the SIGPIPE when it is gone
+exec 3>&-
+wait $pid
+trc=$?
+printf '%s\n' "$out" | tr -d ' ' > "$tmp/stat"
+[ $trc = 0 ] && [ "$(tr '\n' ' ' < "$tmp/threads")" = "default 1 1 sized 1 1 detached 0 0 own 0 0 " ]
+rc=$? out=$(cat "$tmp/threads") err=
+ok $rc "threads: joinable ones on heap stacks, detached and own stacks left alone"
+grep -q '"thread_stacks":2,' "$tmp/stat" && grep -q '"thread_stacks_freed":2,' "$tmp/stat" &&
+	grep -q '"thread_stack_bytes":[1-9]' "$tmp/stat" && grep -q '"thread_stack_bytes_kept":0' "$tmp/stat"
+rc=$? out=$(cat "$tmp/stat") err=
+ok $rc "threads: mpctl dvm stat counts two heap stacks, both given back"
+LD_PRELOAD="$LIB:libjemalloc.so.2" MALLOC_CONF=retain:true,oversize_threshold:0,narenas:2 \
+	MP_DVM_THREAD_STACKS=0 "$here/dvm_threads" < /dev/null > "$tmp/threads" 2> /dev/null
+[ "$(tr '\n' ' ' < "$tmp/threads")" = "default 0 0 sized 0 0 detached 0 0 own 0 0 " ]
+rc=$? out=$(cat "$tmp/threads") err=
+ok $rc "threads: MP_DVM_THREAD_STACKS=0 leaves every stack to glibc"
+
 tap_end
