@@ -149,7 +149,8 @@ static int env_append(const char *var, const char *value, const char *sep,
  *
  * Creates the statistics directory and sets LD_PRELOAD (@lib, then
  * jemalloc), MALLOC_CONF and the library's own variables in this
- * process's environment, for the program it executes next.
+ * process's environment, and turns transparent huge pages off for this
+ * process, for the program it executes next.
  *
  * Return: 0 or -errno.
  */
@@ -180,7 +181,19 @@ int mp_dvm_prepare(const struct mp_dvm_run *run, const char *lib,
 		    setenv(MP_DVM_ENV_STRICT, run->strict ? "1" : "0", 1) ||
 		    setenv(MP_DVM_ENV_STAT, run->stat ? "1" : "0", 1)))
 		rc = -errno;
-	return rc;
+	if (rc)
+		return rc;
+	/*
+	 * No transparent huge pages for the program (kept across execve()):
+	 * what is not identity mapped (jemalloc's first chunks and its .bss,
+	 * with the radix tree's root, touched before the hooks exist, the
+	 * libraries' data) would take a whole 2 MiB huge page for each
+	 * 2 MiB range touched at all; identity areas never have them.
+	 */
+	*what = "transparent huge pages";
+	if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))
+		return -errno;
+	return 0;
 }
 
 /**
