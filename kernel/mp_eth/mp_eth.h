@@ -356,7 +356,6 @@ int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);
 void mpe_rq_exit(struct mpe_rq *q);
 u32 mpe_rift_entries(struct mpe *m);
 struct mp_own_info;
-int mpe_own(void *priv, u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
 int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
 		   struct iov_iter *from, int *res);
@@ -370,6 +369,9 @@ void mpe_disc_stop(struct mpe *m);
 void mpe_disc_free(struct mpe *m);
 void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb,
 		  const struct mp_frame *f);
+
+/* own.c */
+int mpe_own(void *priv, u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 
 /* responder.c */
 void mpe_responder_peer_init(struct mpe *m, struct mpe_peer *p);
