@@ -47,6 +47,12 @@ static bool mp_leg_no_pool(int ret)
 	return ret == -EAGAIN || ret == -ENETRESET;
 }
 
+/* No pool yet for a mapping still valid: worth asking again shortly. */
+static bool mp_leg_await_pool(struct mp_remote *r, int ret)
+{
+	return mp_leg_no_pool(ret) && !READ_ONCE(r->stale);
+}
+
 /**
  * mp_leg_io() - move bytes between @iter and one copy of a segment
  * @r: the mapping
@@ -81,8 +87,7 @@ int mp_leg_io(struct mp_remote *r, const struct mp_remote_leg *leg, u64 pos,
 		it = *iter;
 		ret = write ? mp_backend_write(devid, off, &it) :
 			      mp_backend_read(devid, off, &it);
-		if (!mp_leg_no_pool(ret) || READ_ONCE(r->stale) ||
-		    time_after(jiffies, deadline))
+		if (!mp_leg_await_pool(r, ret) || time_after(jiffies, deadline))
 			return ret;
 		msleep(20);
 	}
@@ -200,6 +205,23 @@ void mp_mirror_leg_lost(struct mp_remote *r, struct mp_remote_leg *leg,
 }
 
 /*
+ * @ret is a slow answer of @leg, the last whole copy of a mapping still
+ * valid: it is given time rather than lost (nothing would be left).
+ */
+static bool mp_mirror_slow_last(struct mp_remote *r,
+				struct mp_remote_leg *leg, int ret)
+{
+	bool last;
+
+	if (!mp_leg_transient(ret) || READ_ONCE(r->stale))
+		return false;
+	spin_lock(&r->lock);
+	last = leg->state == MP_LEG_OK && !mp_mirror_others(r, leg);
+	spin_unlock(&r->lock);
+	return last;
+}
+
+/*
  * One access to copy @leg of a mirrored mapping. The last whole copy is
  * given time (MP_LEG_ROUND_WAIT) to answer a slow request: it is asked
  * again until it answers, the pool loses its device or the time is up.
@@ -212,15 +234,9 @@ static int mp_mirror_leg_io(struct mp_remote *r, struct mp_remote_leg *leg,
 
 	for (;;) {
 		ret = mp_leg_io(r, leg, pos, it, write);
-		if (!mp_leg_transient(ret) || READ_ONCE(r->stale) ||
-		    time_after(jiffies, deadline))
+		if (time_after(jiffies, deadline) ||
+		    !mp_mirror_slow_last(r, leg, ret))
 			return ret;
-		spin_lock(&r->lock);
-		if (leg->state != MP_LEG_OK || mp_mirror_others(r, leg)) {
-			spin_unlock(&r->lock);
-			return ret;
-		}
-		spin_unlock(&r->lock);
 		msleep(100);
 	}
 }
@@ -258,24 +274,13 @@ static int mp_mirror_read(struct mp_remote *r, u64 pos, struct iov_iter *it)
 }
 
 /*
- * Would mp_mirror_leg_io() have asked copy @leg again after @ret? A pool
- * that re-forms is waited out; a slow answer only by the last whole copy.
+ * Would mp_leg_io() or mp_mirror_leg_io() have asked copy @leg again
+ * after @ret? The tests they loop on.
  */
 static bool mp_mirror_again(struct mp_remote *r, struct mp_remote_leg *leg,
 			    int ret)
 {
-	bool again;
-
-	if (!ret || READ_ONCE(r->stale))
-		return false;
-	if (mp_leg_no_pool(ret))
-		return true;
-	if (!mp_leg_transient(ret))
-		return false;
-	spin_lock(&r->lock);
-	again = leg->state == MP_LEG_OK && !mp_mirror_others(r, leg);
-	spin_unlock(&r->lock);
-	return again;
+	return mp_leg_await_pool(r, ret) || mp_mirror_slow_last(r, leg, ret);
 }
 
 /*

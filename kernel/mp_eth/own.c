@@ -9,6 +9,7 @@
 
 #include "mp_eth.h"
 
+/* A device id from the wire (MP_ETH_DEV_ANY, MP_ETH_DEV_GONE) as the core's */
 static u32 mpe_own_core_id(u16 id)
 {
 	return id == MP_ETH_DEV_ANY ? CMM_MP_NONE :

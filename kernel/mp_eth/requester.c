@@ -450,7 +450,6 @@ int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
 	return 0;
 }
 
-/* A device id from the wire (MP_ETH_DEV_ANY, MP_ETH_DEV_GONE) as the core's */
 /**
  * mpe_rx_response() - a response arrived: complete its frame
  * @m: the transport
