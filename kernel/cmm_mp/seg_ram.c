@@ -32,6 +32,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ioport.h>
+#include <linux/kasan.h>
 #include <linux/memory.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
@@ -79,6 +80,54 @@ static int mp_seg_memmap_check(const struct mp_seg *s,
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+/*
+ * Bytes a hot-add of @s takes from the host's other memory: the memmap,
+ * unless it is on the segment, and, on a KASAN kernel, the shadow of the
+ * new memory, allocated as each block goes online.
+ */
+static u64 mp_seg_hotplug_cost(const struct mp_seg *s, bool memmap_on_memory)
+{
+	u64 cost = 0;
+
+	if (!memmap_on_memory)
+		cost += PHYS_PFN(s->size) * sizeof(struct page);
+#ifdef CONFIG_KASAN_GENERIC
+	cost += s->size >> KASAN_SHADOW_SCALE_SHIFT;
+#endif
+	return cost;
+}
+
+/*
+ * Refuse a hot-add whose memmap (or KASAN shadow) the host's available
+ * memory (MemAvailable: free and reclaimable without swapping) cannot hold.
+ * The hotplug core would try anyway: on 6.1 its failed vmemmap allocation
+ * warns in add_pages() and drives the whole host into reclaim and the OOM
+ * killer first, for a request that cannot succeed.
+ */
+static int mp_seg_room_check(const struct mp_seg *s, bool memmap_on_memory,
+			     struct netlink_ext_ack *extack)
+{
+	u64 cost = mp_seg_hotplug_cost(s, memmap_on_memory);
+	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
+	const char *what = "memmap";
+
+	if (avail >= cost)
+		return 0;
+	if (memmap_on_memory)
+		what = "KASAN shadow";
+	else if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		what = "memmap and KASAN shadow";
+	dev_info(s->sdev, "hot-add refused: it needs %llu KiB of other memory (%s), %llu KiB available\n",
+		 cost >> 10, what, avail >> 10);
+	if (memmap_on_memory)
+		NL_SET_ERR_MSG(extack,
+			       "memory hot-add refused: too little free memory for its KASAN shadow");
+	else
+		NL_SET_ERR_MSG(extack,
+			       "memory hot-add refused: too little free memory for its memmap (try memmap_on_memory)");
+	return -ENOMEM;
 }
 
 static u32 mp_seg_nr_blocks(const struct mp_seg *s)
@@ -209,6 +258,7 @@ static int mp_seg_remove_ram(struct mp_seg *s)
  *
  * Return: 0, -EALREADY when not offline, -EBUSY when the range is claimed,
  * -EOPNOTSUPP when memmap_on_memory is asked for and the kernel cannot,
+ * -ENOMEM when the memmap would not fit in the host's available memory,
  * or the error of the memory hotplug core, nothing changed; but for a
  * hot-add whose unwind fails too: then the segment is left online with
  * the blocks that could not go.
@@ -232,6 +282,9 @@ static int mp_seg_online_ram(const struct mp_seg_target *t,
 		if (ret)
 			return ret;
 	}
+	ret = mp_seg_room_check(s, t->memmap_on_memory, extack);
+	if (ret)
+		return ret;
 	/* online memory pins the module: unloading must never leave it behind */
 	if (!try_module_get(THIS_MODULE))
 		return -ENODEV;
