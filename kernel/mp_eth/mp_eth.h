@@ -64,7 +64,8 @@
  * @rift: timeouts and retries
  * @gap_timeout: responder hole timeout, above mp_rift_fail_time()
  * @poll_ns: a transfer busy-polls for its responses until none came for
- *	this long, then sleeps (0: sleeps at once)
+ *	this long, then sleeps (0: sleeps at once); it polls the port's
+ *	receive queue itself (NAPI busy polling) once a response named it
  * @discovery: no static table (@mac, @devid, @nr_devs, @gen unused):
  *	discovery finds the members (discovery.c)
  * @disc_interval: a discovery round broadcasts DISCOVER this often
@@ -267,6 +268,7 @@ struct mpe {
 	struct packet_type pt_ctrl;
 	struct notifier_block nb;
 	u32 rx_payload;			/* READ_ONCE: port MTU - header */
+	unsigned int napi_id;		/* READ_ONCE: of the last response */
 
 	spinlock_t rift_lock;		/* RIFT, xfers, rq counters, timer */
 	struct mp_rift rift;
@@ -350,6 +352,10 @@ int mpe_frame_send_to(struct mpe *m, struct sk_buff *skb,
 /* rx.c */
 int mpe_rx_start(struct mpe *m);
 void mpe_rx_stop(struct mpe *m);
+
+/* poll.c */
+void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x);
+void mpe_wait_credit(struct mpe_rq *q, u64 credit);
 
 /* requester.c */
 int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);

@@ -16,7 +16,7 @@
  * wakes only its own issuer, and only when its transfer is complete; a
  * finished frame's credit wakes issuers that wait for room in its RIFT,
  * if any. Issuers poll for poll_us since the last frame that finished
- * before they sleep, whatever the length of their transfer. A soft
+ * before they sleep, whatever the length of their transfer (poll.c). A soft
  * hrtimer runs mp_rift_poll() at the earliest deadline: due frames are
  * sent again with F_RETX (timeouts measured from the round trip), frames
  * past their failure budget fail their transfer with -ETIMEDOUT. A
@@ -197,39 +197,6 @@ static enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 	}
 	mpe_xmit(m, &tx);
 	return HRTIMER_NORESTART;
-}
-
-/*
- * Poll while the frames of @x finish, for up to poll_ns after the last one
- * did, then let the caller sleep: a response that is due soon is taken
- * without a wake-up, a stalled transfer costs at most poll_ns of CPU.
- */
-static void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
-{
-	u32 seen = READ_ONCE(x->outstanding), v;
-	u64 last = ktime_get_ns(), now;
-
-	while ((v = READ_ONCE(x->outstanding)) && !need_resched()) {
-		now = ktime_get_ns();
-		if (v != seen) {
-			seen = v;
-			last = now;
-		} else if (now - last > m->cfg.poll_ns) {
-			return;
-		}
-		cpu_relax();
-	}
-}
-
-/* Wait until a frame to q->dst finished since @credit, polling first. */
-static void mpe_wait_credit(struct mpe_rq *q, u64 credit)
-{
-	u64 poll = q->m->cfg.poll_ns, end = ktime_get_ns() + poll;
-
-	while (poll && READ_ONCE(q->credit) == credit && !need_resched() &&
-	       ktime_get_ns() < end)
-		cpu_relax();
-	wait_event(q->wq, READ_ONCE(q->credit) != credit);
 }
 
 /*

@@ -18,6 +18,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <net/busy_poll.h>
 #include <asm/unaligned.h>
 
 #include "mp_eth.h"
@@ -76,6 +77,20 @@ static bool mpe_tagged(const struct sk_buff *skb)
 	return get_unaligned_be16(skb->data +
 				  offsetof(struct mp_eth_hdr, flags)) &
 	       MP_ETH_F_AUTH;
+}
+
+/*
+ * Remember the receive queue (NAPI context) responses arrive on, for
+ * requesters that busy-poll it (requester.c) rather than wait for its
+ * interrupt.
+ */
+static void mpe_rx_note_napi(struct mpe *m, const struct sk_buff *skb)
+{
+#ifdef CONFIG_NET_RX_BUSY_POLL
+	if (skb->napi_id >= MIN_NAPI_ID &&
+	    READ_ONCE(m->napi_id) != skb->napi_id)
+		WRITE_ONCE(m->napi_id, skb->napi_id);
+#endif
 }
 
 static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
@@ -149,6 +164,7 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 		mpe_rx_request(m, skb, &f, mb->dev[f.src].chip);
 	else
 		mpe_rx_response(m, skb, &f);
+	mpe_rx_note_napi(m, skb);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 

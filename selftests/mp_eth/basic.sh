@@ -5,22 +5,42 @@
 # Two pool devices on one Ethernet segment, no impairment: random reads and
 # writes of 1 B .. 8 MiB verified against a model, the local path, NAKs for
 # a range outside the DRAM and for a segment the peer uses as System RAM,
-# counters, and nothing left in flight.
+# counters, and nothing left in flight. Host 0 busy-polls for its responses
+# (poll_us=2000, what the benchmarks use): it takes them from its receive
+# queue itself (NAPI busy polling, counted in BusyPollRxPackets); host 1
+# sleeps for them (the default) and never busy-polls.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 
-tap_plan 17
+tap_plan 18
 P=$(( (MP_HOST + 1) % MP_HOSTS ))
+POLL=poll_us=0
+[ "$MP_HOST" = 0 ] && POLL=poll_us=2000
+# busy_rx: packets busy polling took from a receive queue (TcpExt counts
+# them for every busy poller, sockets or not)
+busy_rx() {
+	awk '$1 == "TcpExt:" && !h { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
+	     $1 == "TcpExt:" { for (i = 2; i <= NF; i++) if (n[i] == "BusyPollRxPackets") print $i }' \
+		/proc/net/netstat
+}
 check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth load (devid $MP_HOST, peers $(mpe_macs))" mpe_load
+check "cmm_mp and mp_eth load (devid $MP_HOST, peers $(mpe_macs), $POLL)" "mpe_load $POLL"
 check "segment 1 online as System RAM here" mpctl online 1
 check "barrier: every peer answers" barrier 1 120
 # The first barrier may time out a request or two: the peer boots and
 # loads mp_eth up to a few seconds after us (the static table calls it a
 # member from the start). What follows must not.
 T0=$(peer_stat "$P" timeouts)
+B0=$(busy_rx)
 check "rand: 1 B .. 8 MiB to device $P, verified" \
 	mpe_test rand -d "$P" -r "$(region "$MP_HOST")" -s $REGION_SIZE -b 96M -j 2 -S "$MP_HOST"
+if [ "$MP_HOST" = 0 ]; then
+	check "busy polling took responses off the receive queue: BusyPollRxPackets $B0 -> $(busy_rx)" \
+		"test -n '$B0' && test \$(busy_rx) -gt $B0"
+else
+	check "no busy polling without poll_us: BusyPollRxPackets $B0 -> $(busy_rx)" \
+		"test '$B0' = 0 && test \$(busy_rx) = 0"
+fi
 check "local path: own device id is served without the network" \
 	"mpe_test read $MP_HOST $(region 0) 16 >/dev/null"
 check "read past the peer's DRAM: NAK ERANGE" \

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mp_eth: how an issuer waits for its responses.
+ *
+ * With poll_us set, an issuer spins before it sleeps: for its transfer's
+ * frames until none finished for poll_us, for room in a full RIFT until
+ * poll_us passed. A response then costs no wake-up. Where the port's
+ * driver receives through NAPI, the issuer polls the receive queue that
+ * responses arrive on (napi_busy_loop(), as a socket with SO_BUSY_POLL
+ * does) instead of waiting for its interrupt: the response is taken in
+ * the issuer's context, and the queue's interrupt stays off while it
+ * polls. The queue is the one the last response came in on (rx.c);
+ * until one did, or when it is gone, the issuer spins on its transfer.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/wait.h>
+#include <net/busy_poll.h>
+
+#include "mp_eth.h"
+
+/* NAPI poll budget per round: a transfer's window of frames */
+#define MPE_POLL_BUDGET		64
+
+struct mpe_poll {
+	const struct mpe_xfer *x;
+	u64 limit;			/* poll_ns */
+	u64 last;			/* when a frame last finished */
+	u32 seen;			/* frames in flight then */
+};
+
+/* Whether to stop polling: @p's transfer is done, or stalled for limit. */
+static bool mpe_poll_end(struct mpe_poll *p)
+{
+	u32 v = READ_ONCE(p->x->outstanding);
+	u64 now;
+
+	if (!v)
+		return true;
+	now = ktime_get_ns();
+	if (v != p->seen) {
+		p->seen = v;
+		p->last = now;
+		return false;
+	}
+	return now - p->last > p->limit;
+}
+
+#ifdef CONFIG_NET_RX_BUSY_POLL
+static bool mpe_napi_poll_end(void *arg, unsigned long start_time)
+{
+	return mpe_poll_end(arg) || signal_pending(current);
+}
+#endif
+
+/**
+ * mpe_poll_done() - poll while the frames of @x finish
+ * @m: the transport (cfg.poll_ns set)
+ * @x: a transfer in flight
+ *
+ * Returns when none is in flight, or after poll_ns without one finishing,
+ * or when the CPU is wanted: the caller sleeps for the rest. A stalled
+ * transfer costs at most poll_ns of CPU.
+ */
+void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
+{
+	struct mpe_poll p = {
+		.x = x,
+		.limit = m->cfg.poll_ns,
+		.last = ktime_get_ns(),
+		.seen = READ_ONCE(x->outstanding),
+	};
+
+#ifdef CONFIG_NET_RX_BUSY_POLL
+	unsigned int id = READ_ONCE(m->napi_id);
+
+	/* returns at once when the queue is gone (napi_by_id() fails) */
+	if (id >= MIN_NAPI_ID)
+		napi_busy_loop(id, mpe_napi_poll_end, &p, false,
+			       MPE_POLL_BUDGET);
+#endif
+	while (!mpe_poll_end(&p) && !need_resched())
+		cpu_relax();
+}
+
+/**
+ * mpe_wait_credit() - wait until a frame to q->dst finished since @credit
+ * @q: the destination's requester state
+ * @credit: q->credit when the issuer found its RIFT full
+ *
+ * Spins for up to poll_ns first.
+ */
+void mpe_wait_credit(struct mpe_rq *q, u64 credit)
+{
+	u64 poll = q->m->cfg.poll_ns, end = ktime_get_ns() + poll;
+
+	while (poll && READ_ONCE(q->credit) == credit && !need_resched() &&
+	       ktime_get_ns() < end)
+		cpu_relax();
+	wait_event(q->wq, READ_ONCE(q->credit) != credit);
+}
