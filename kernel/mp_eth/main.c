@@ -87,7 +87,7 @@ MODULE_PARM_DESC(probe_interval_ms, "unreachable peer: one probe request this of
 
 static uint poll_us;
 module_param(poll_us, uint, 0444);
-MODULE_PARM_DESC(poll_us, "a transfer busy-polls for its responses until none came for this long, then sleeps (default 0: sleep at once; benchmarks: 2000)");
+MODULE_PARM_DESC(poll_us, "a transfer busy-polls the receive queue for its responses until none came for this long, then sleeps (default 0: sleep at once; benchmarks: 2000)");
 
 static uint disc_interval_ms = 200;
 module_param(disc_interval_ms, uint, 0444);
