@@ -2,7 +2,7 @@
 /*
  * mp_eth: how an issuer waits for its responses.
  *
- * With poll_us set, an issuer spins before it sleeps: for its transfer's
+ * With poll_us set, an issuer polls before it sleeps: for its transfer's
  * frames until none finished for poll_us, for room in a full RIFT until
  * poll_us passed. A response then costs no wake-up. Where the port's
  * driver receives through NAPI, the issuer polls the receive queue that
@@ -85,19 +85,51 @@ void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
 		cpu_relax();
 }
 
+struct mpe_poll_credit {
+	const struct mpe_rq *q;
+	u64 credit;
+	u64 end;			/* ktime_get_ns() to stop at */
+};
+
+static bool mpe_credit_end(const struct mpe_poll_credit *c)
+{
+	return READ_ONCE(c->q->credit) != c->credit || ktime_get_ns() >= c->end;
+}
+
+#ifdef CONFIG_NET_RX_BUSY_POLL
+static bool mpe_napi_credit_end(void *arg, unsigned long start_time)
+{
+	return mpe_credit_end(arg) || signal_pending(current);
+}
+#endif
+
 /**
  * mpe_wait_credit() - wait until a frame to q->dst finished since @credit
  * @q: the destination's requester state
  * @credit: q->credit when the issuer found its RIFT full
  *
- * Spins for up to poll_ns first.
+ * Polls for up to poll_ns first, the receive queue where it can: the
+ * responses that free the RIFT are then taken without an interrupt.
  */
 void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 {
-	u64 poll = q->m->cfg.poll_ns, end = ktime_get_ns() + poll;
+	u64 poll = q->m->cfg.poll_ns;
+	struct mpe_poll_credit c = {
+		.q = q,
+		.credit = credit,
+		.end = ktime_get_ns() + poll,
+	};
 
-	while (poll && READ_ONCE(q->credit) == credit && !need_resched() &&
-	       ktime_get_ns() < end)
-		cpu_relax();
+	if (poll) {
+#ifdef CONFIG_NET_RX_BUSY_POLL
+		unsigned int id = READ_ONCE(q->m->napi_id);
+
+		if (id >= MIN_NAPI_ID)
+			napi_busy_loop(id, mpe_napi_credit_end, &c, false,
+				       MPE_POLL_BUDGET);
+#endif
+		while (!mpe_credit_end(&c) && !need_resched())
+			cpu_relax();
+	}
 	wait_event(q->wq, READ_ONCE(q->credit) != credit);
 }
