@@ -5,3 +5,11 @@ UNIT_TESTS += $(B)/unit/test_check
 $(B)/unit/test_check: selftests/unit/test_check.sh scripts/tap-count
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+# scripts/check-results on canned logs: the results file and table of a
+# check run (make check-debug's evidence), counted as scripts/check counts.
+UNIT_TESTS += $(B)/unit/test_check_results
+
+$(B)/unit/test_check_results: selftests/unit/test_check_results.sh scripts/check-results
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
