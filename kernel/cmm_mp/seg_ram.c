@@ -115,10 +115,11 @@ static int mp_seg_room_check(const struct mp_seg *s, bool memmap_on_memory,
 
 	if (avail >= cost)
 		return 0;
+	/* lower case: the upper-case name marks KASAN's own reports */
 	if (memmap_on_memory)
-		what = "KASAN shadow";
+		what = "kasan shadow";
 	else if (IS_ENABLED(CONFIG_KASAN_GENERIC))
-		what = "memmap and KASAN shadow";
+		what = "memmap and kasan shadow";
 	dev_info(s->sdev, "hot-add refused: it needs %llu KiB of other memory (%s), %llu KiB available\n",
 		 cost >> 10, what, avail >> 10);
 	if (memmap_on_memory)
