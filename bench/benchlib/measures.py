@@ -38,6 +38,15 @@ RATIOS = [
     ("/dev/mps 4 KiB fault p50 / Soft-RoCE 4 KiB read p50", "remote_fault_p50_us", "rxe_lat4k_p50_us", "new"),
     ("/dev/mps 4 KiB fault p99 / Soft-RoCE 4 KiB read p99", "remote_fault_p99_us", "rxe_lat4k_p99_us", "new"),
 ] + _transport("ours / Soft-RoCE: ", "") + _transport("ours / Soft-RoCE, MTU 9000: ", "jumbo_") + [
+    # mp_eth's busy polling of the receive queue against spinning on the
+    # transfer only (poll_napi=N), the same measure in the same rounds
+    ("mp_eth queue polling / spinning only: 64 B read latency p50",
+     "mpe_lat_p50_us", "mpe_spinlat_p50_us", "polling"),
+    ("mp_eth queue polling / spinning only: 64 B read latency p99",
+     "mpe_lat_p99_us", "mpe_spinlat_p99_us", "polling"),
+    ("mp_eth queue polling / spinning only: 8 MiB read bandwidth",
+     "mpe_read_MiBps", "mpe_spinread_MiBps", "polling"),
+] + [
     ("/dev/mpb / NBD: 4 KiB random read IOPS", "blk_mpb_randread_iops", "blk_nbd_randread_iops", "block"),
     ("/dev/mpb / NBD: 4 KiB random write IOPS", "blk_mpb_randwrite_iops", "blk_nbd_randwrite_iops", "block"),
     ("/dev/mpb / NBD: 1 MiB sequential read", "blk_mpb_seqread_MiBps", "blk_nbd_seqread_MiBps", "block"),
@@ -105,7 +114,8 @@ GOALS = [
 # the transport parts around each of our rounds: PREFIX + "dp_" + RUN +
 # "_" + {frames_tx, frames_rx, copied_bytes, payload_bytes, ms}
 DATAPATH_RUNS = [("8 MiB read", "mpe_dp_read"), ("8 MiB write", "mpe_dp_write"),
-                 ("64 B read", "mpe_dp_lat")]
+                 ("64 B read", "mpe_dp_lat"),
+                 ("8 MiB read, spinning only", "mpe_dp_spinread")]
 DATAPATH_PREFIXES = [("MTU 1500", ""), ("MTU 9000", "jumbo_")]
 
 # frames and bytes on eth0 during a run of a part that compares mp_eth

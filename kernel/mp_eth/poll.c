@@ -10,11 +10,14 @@
  * does) instead of waiting for its interrupt: the response is taken in
  * the issuer's context, and the queue's interrupt stays off while it
  * polls. The queue is the one the last response came in on (rx.c);
- * until one did, or when it is gone, the issuer spins on its transfer.
+ * until one did, when it is gone, or with poll_napi=N (which the
+ * benchmark's transport part sets for a measure of each), the issuer
+ * spins on its transfer.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ktime.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/wait.h>
 #include <net/busy_poll.h>
@@ -23,6 +26,10 @@
 
 /* NAPI poll budget per round: a transfer's window of frames */
 #define MPE_POLL_BUDGET		64
+
+static bool poll_napi = true;
+module_param(poll_napi, bool, 0644);
+MODULE_PARM_DESC(poll_napi, "with poll_us, poll the port's receive queue (NAPI busy polling) rather than only wait for its interrupt (default Y)");
 
 struct mpe_poll {
 	const struct mpe_xfer *x;
@@ -49,6 +56,12 @@ static bool mpe_poll_end(struct mpe_poll *p)
 }
 
 #ifdef CONFIG_NET_RX_BUSY_POLL
+/* the receive queue to busy-poll, or 0 to spin on the transfer only */
+static unsigned int mpe_poll_napi_id(const struct mpe *m)
+{
+	return READ_ONCE(poll_napi) ? READ_ONCE(m->napi_id) : 0;
+}
+
 static bool mpe_napi_poll_end(void *arg, unsigned long start_time)
 {
 	return mpe_poll_end(arg) || signal_pending(current);
@@ -74,7 +87,7 @@ void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
 	};
 
 #ifdef CONFIG_NET_RX_BUSY_POLL
-	unsigned int id = READ_ONCE(m->napi_id);
+	unsigned int id = mpe_poll_napi_id(m);
 
 	/* returns at once when the queue is gone (napi_by_id() fails) */
 	if (id >= MIN_NAPI_ID)
@@ -122,7 +135,7 @@ void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 
 	if (poll) {
 #ifdef CONFIG_NET_RX_BUSY_POLL
-		unsigned int id = READ_ONCE(q->m->napi_id);
+		unsigned int id = mpe_poll_napi_id(q->m);
 
 		if (id >= MIN_NAPI_ID)
 			napi_busy_loop(id, mpe_napi_credit_end, &c, false,

@@ -8,6 +8,8 @@
 # peer, ...), one "# RESULT key value" line per round and measure:
 #   mp_eth: 64 B read and write latency (p50, p99; a write counts until it
 #   is acknowledged), 4 KiB read latency, 8 MiB read and write bandwidth;
+#   64 B read latency and 8 MiB read bandwidth again with poll_napi=N
+#   (mpe_spinlat_*, mpe_spinread_*: spinning without polling the queue);
 #   Soft-RoCE on the same eth0 (rdma_cm, perftest): ib_read_lat at 64 B
 #   and 4 KiB, ib_write_lat, ib_send_lat at 64 B, ib_read_bw, ib_write_bw,
 #   ib_send_bw at 8 MiB; and a request-size sweep, every power of two
@@ -187,6 +189,17 @@ mpe_bw() {	# DIR [-w]: one bandwidth run of ours
 	res "mpe_$1_MiBps" "$(sed -n 's/.*MiBps \([0-9.]*\).*/\1/p' /tmp/b)"
 }
 
+# spin_only CMD...: CMD with mp_eth spinning on its transfers only, not
+# polling the receive queue (poll_napi=N), when the module has the switch:
+# the same measure both ways in each round (mpe_spin* keys)
+PN=/sys/module/mp_eth/parameters/poll_napi
+spin_only() {
+	[ -w $PN ] || return 0
+	echo N > $PN
+	"$@"
+	echo Y > $PN
+}
+
 mpe_sweep() {	# every size, SWEEP_N reads each
 	for _s in $SWEEP_SIZES; do
 		mpe_test lat -d 1 -r "$(region 0)" -s "$_s" -n "$SWEEP_N" > /tmp/l
@@ -199,9 +212,11 @@ mpe_test await 1 $READY 300 || echo "# Soft-RoCE servers not ready"
 for r in $ROUNDS; do
 	echo "# round $r"
 	mpe_lat lat 64;		rxe ib_read_lat
+	spin_only mpe_lat spinlat 64
 	mpe_lat lat4k 4096;	rxe ib_read_lat4k
 	mpe_lat wlat 64 -w;	rxe ib_write_lat; rxe ib_send_lat
 	mpe_bw read;		rxe ib_read_bw
+	spin_only mpe_bw spinread
 	mpe_bw write -w;	rxe ib_write_bw; rxe ib_send_bw
 	if [ "$SWEEP_N" -gt 0 ]; then
 		mpe_sweep;	rxe ib_read_lat_all
