@@ -38,9 +38,10 @@ struct mpe_poll {
 	u32 seen;			/* frames in flight then */
 };
 
-/* Whether to stop polling: @p's transfer is done, or stalled for limit. */
-static bool mpe_poll_end(struct mpe_poll *p)
+/* Whether to stop polling: @arg's transfer is done, or stalled for limit. */
+static bool mpe_poll_end(void *arg)
 {
+	struct mpe_poll *p = arg;
 	u32 v = READ_ONCE(p->x->outstanding);
 	u64 now;
 
@@ -56,17 +57,36 @@ static bool mpe_poll_end(struct mpe_poll *p)
 }
 
 #ifdef CONFIG_NET_RX_BUSY_POLL
-/* the receive queue to busy-poll, or 0 to spin on the transfer only */
-static unsigned int mpe_poll_napi_id(const struct mpe *m)
-{
-	return READ_ONCE(poll_napi) ? READ_ONCE(m->napi_id) : 0;
-}
+struct mpe_busy {
+	bool (*end)(void *arg);
+	void *arg;
+};
 
-static bool mpe_napi_poll_end(void *arg, unsigned long start_time)
+static bool mpe_busy_end(void *p, unsigned long start_time)
 {
-	return mpe_poll_end(arg) || signal_pending(current);
+	struct mpe_busy *b = p;
+
+	return b->end(b->arg) || signal_pending(current);
 }
 #endif
+
+/*
+ * Busy-poll the receive queue responses come in on until @end(@arg) says
+ * stop, the CPU is wanted or a signal is pending; at once when there is
+ * no such queue (none named yet, gone, poll_napi=N, no busy polling in
+ * this kernel). The caller spins on its condition for the rest.
+ */
+static void mpe_busy_poll(const struct mpe *m, bool (*end)(void *arg), void *arg)
+{
+#ifdef CONFIG_NET_RX_BUSY_POLL
+	struct mpe_busy b = { .end = end, .arg = arg };
+	unsigned int id = READ_ONCE(m->napi_id);
+
+	/* napi_by_id() finds no queue that is gone: it returns at once */
+	if (READ_ONCE(poll_napi) && id >= MIN_NAPI_ID)
+		napi_busy_loop(id, mpe_busy_end, &b, false, MPE_POLL_BUDGET);
+#endif
+}
 
 /**
  * mpe_poll_done() - poll while the frames of @x finish
@@ -86,14 +106,7 @@ void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
 		.seen = READ_ONCE(x->outstanding),
 	};
 
-#ifdef CONFIG_NET_RX_BUSY_POLL
-	unsigned int id = mpe_poll_napi_id(m);
-
-	/* returns at once when the queue is gone (napi_by_id() fails) */
-	if (id >= MIN_NAPI_ID)
-		napi_busy_loop(id, mpe_napi_poll_end, &p, false,
-			       MPE_POLL_BUDGET);
-#endif
+	mpe_busy_poll(m, mpe_poll_end, &p);
 	while (!mpe_poll_end(&p) && !need_resched())
 		cpu_relax();
 }
@@ -104,17 +117,12 @@ struct mpe_poll_credit {
 	u64 end;			/* ktime_get_ns() to stop at */
 };
 
-static bool mpe_credit_end(const struct mpe_poll_credit *c)
+static bool mpe_credit_end(void *arg)
 {
+	const struct mpe_poll_credit *c = arg;
+
 	return READ_ONCE(c->q->credit) != c->credit || ktime_get_ns() >= c->end;
 }
-
-#ifdef CONFIG_NET_RX_BUSY_POLL
-static bool mpe_napi_credit_end(void *arg, unsigned long start_time)
-{
-	return mpe_credit_end(arg) || signal_pending(current);
-}
-#endif
 
 /**
  * mpe_wait_credit() - wait until a frame to q->dst finished since @credit
@@ -134,13 +142,7 @@ void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 	};
 
 	if (poll) {
-#ifdef CONFIG_NET_RX_BUSY_POLL
-		unsigned int id = mpe_poll_napi_id(q->m);
-
-		if (id >= MIN_NAPI_ID)
-			napi_busy_loop(id, mpe_napi_credit_end, &c, false,
-				       MPE_POLL_BUDGET);
-#endif
+		mpe_busy_poll(q->m, mpe_credit_end, &c);
 		while (!mpe_credit_end(&c) && !need_resched())
 			cpu_relax();
 	}
