@@ -5,10 +5,20 @@
  * The CMM-MP paper's "memory as ramdisk": segment N of the pool, backed by
  * another host's DRAM, as a blk-mq disk fit for swap or a filesystem.
  * mp_remote_io() sleeps, so ->queue_rq() only starts a request and hands
- * it to a workqueue; a worker moves the request's pages with one
- * mp_remote_io() call per bio, straight between the pages and the frames,
- * and ends the request, BLK_STS_IOERR on any error. Requests of up to
- * MPB_MAX_BYTES, MPB_WORKERS served at once per disk.
+ * it to a workqueue; a worker moves the request's pages piece by piece,
+ * straight between the pages and the frames, and ends the request,
+ * BLK_STS_IOERR on any error. Requests of up to MPB_MAX_BYTES,
+ * MPB_WORKERS served at once per disk.
+ *
+ * Pieces. A piece is one mp_remote_io() call: a large bio whole, or as
+ * many small bios in a row as fit MPB_PIECE_VECS bio_vecs and
+ * MPB_PIECE_BYTES, so that their frames go out together. The bios of a
+ * piece are completed (blk_update_request()) as soon as it is done, not
+ * when the whole request is: swap writes out single pages, merged into
+ * requests of up to 128 of them, and reclaim only makes progress as their
+ * writeback ends. Held until the request's last page was written, a whole
+ * memory cgroup's worth of pages stayed under writeback long enough for
+ * its reclaim to give up and call the OOM killer.
  *
  * Flushes. A write completes only once mp_remote_io() returned, that is
  * once the backing device acknowledged every frame of it, each applied to
@@ -53,6 +63,14 @@
 /* zero pages per transfer of a WRITE_ZEROES */
 #define MPB_ZERO_PAGES		16
 #define MPB_MAX_SECTORS		(MPB_MAX_BYTES >> SECTOR_SHIFT)
+/*
+ * A piece of small bios: at most this many bio_vecs and bytes. 16 KiB is
+ * 12 frames at MTU 1500: the pieces of all MPB_WORKERS fill the transport's
+ * window of 64 frames (per peer) three times, so that a piece of a busy
+ * disk still ends within a few round trips.
+ */
+#define MPB_PIECE_VECS		4
+#define MPB_PIECE_BYTES		SZ_16K
 
 /**
  * struct mpb_dev - /dev/mpb<N>
@@ -73,38 +91,79 @@ struct mpb_dev {
 /* blk-mq driver data of each request */
 struct mpb_cmd {
 	struct work_struct work;
+	/* the bio_vecs of a piece of small bios */
+	struct bio_vec bv[MPB_PIECE_VECS];
 };
 
-/*
- * Move one request's data straight between its pages and the frames: one
- * mp_remote_io() per bio, over the bio's own bio_vecs (no bounce buffer,
- * no allocation), so that the transport gets each bio whole and keeps its
- * window of frames full. Merged requests are a few large bios.
- */
-static int mpb_rw(struct mpb_dev *b, struct request *rq, bool write)
+/* bio_vecs of @bio from its position (a clone's bi_vcnt says nothing) */
+static unsigned int mpb_bio_vecs(struct bio *bio)
 {
-	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	struct iov_iter it;
-	struct bio *bio;
-	int ret;
+	struct bvec_iter bi;
+	struct bio_vec bv;
+	unsigned int nr = 0;
 
-	__rq_for_each_bio(bio, rq) {
-		unsigned int len = bio->bi_iter.bi_size, nr = 0;
-		struct bvec_iter bi;
-		struct bio_vec bv;
+	bio_for_each_bvec(bv, bio, bi)
+		nr++;
+	return nr;
+}
 
-		/* a clone's bi_vcnt says nothing: count from its position */
-		bio_for_each_bvec(bv, bio, bi)
-			nr++;
-		iov_iter_bvec(&it, write ? ITER_SOURCE : ITER_DEST,
+/*
+ * Set @it to the next piece of @rq, from its first bio not completed yet:
+ * that bio alone over its own bio_vecs when it is large, else it and the
+ * small bios after it, their bio_vecs copied into @cmd (no allocation).
+ * Return: the bytes of the piece, whole bios.
+ */
+static unsigned int mpb_piece(struct mpb_cmd *cmd, struct request *rq,
+			      struct iov_iter *it, bool write)
+{
+	unsigned int dir = write ? ITER_SOURCE : ITER_DEST;
+	unsigned int nr = mpb_bio_vecs(rq->bio), len = 0;
+	struct bio *bio = rq->bio;
+	struct bvec_iter bi;
+	struct bio_vec bv;
+
+	if (nr > MPB_PIECE_VECS || bio->bi_iter.bi_size >= MPB_PIECE_BYTES) {
+		len = bio->bi_iter.bi_size;
+		iov_iter_bvec(it, dir,
 			      __bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter),
 			      nr, len);
-		it.iov_offset = bio->bi_iter.bi_bvec_done;
-		ret = mp_remote_io(b->r, pos, &it, write);
+		it->iov_offset = bio->bi_iter.bi_bvec_done;
+		return len;
+	}
+	for (nr = 0; bio; bio = bio->bi_next) {
+		if (nr + mpb_bio_vecs(bio) > MPB_PIECE_VECS ||
+		    len + bio->bi_iter.bi_size > MPB_PIECE_BYTES)
+			break;
+		bio_for_each_bvec(bv, bio, bi)
+			cmd->bv[nr++] = bv;
+		len += bio->bi_iter.bi_size;
+	}
+	iov_iter_bvec(it, dir, cmd->bv, nr, len);
+	return len;
+}
+
+/*
+ * Move one request's data straight between its pages and the frames, a
+ * piece at a time (top comment), no bounce buffer; each piece's bios are
+ * completed once it is done. Return: 0 with the request's bios all
+ * completed, or the error of the piece that failed, its bios and those
+ * after it left to the caller.
+ */
+static int mpb_rw(struct mpb_dev *b, struct mpb_cmd *cmd, struct request *rq,
+		  bool write)
+{
+	unsigned int len;
+	struct iov_iter it;
+	int ret;
+
+	do {
+		len = mpb_piece(cmd, rq, &it, write);
+		/* blk_update_request() moved the position past what is done */
+		ret = mp_remote_io(b->r, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+				   &it, write);
 		if (ret)
 			return ret;
-		pos += len;
-	}
+	} while (blk_update_request(rq, BLK_STS_OK, len));
 	return 0;
 }
 
@@ -148,10 +207,10 @@ static void mpb_work(struct work_struct *work)
 	noio = memalloc_noio_save();
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
-		ret = mpb_rw(b, rq, false);
+		ret = mpb_rw(b, cmd, rq, false);
 		break;
 	case REQ_OP_WRITE:
-		ret = mpb_rw(b, rq, true);
+		ret = mpb_rw(b, cmd, rq, true);
 		break;
 	case REQ_OP_WRITE_ZEROES:
 		ret = mpb_zero(b, rq);
@@ -166,6 +225,7 @@ static void mpb_work(struct work_struct *work)
 				   b->disk->disk_name, blk_op_str(req_op(rq)),
 				   blk_rq_bytes(rq),
 				   (unsigned long long)blk_rq_pos(rq), ret);
+	/* what mpb_rw() completed is gone from the request: the rest ends */
 	blk_mq_end_request(rq, ret ? BLK_STS_IOERR : BLK_STS_OK);
 }
 
