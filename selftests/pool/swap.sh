@@ -13,6 +13,13 @@
 #    64 MiB with a per-page pattern and verifies every page; pswpout,
 #    the disk's own sector counters and the transport's frames to B show
 #    the pages went to B; offline is refused while swap is on; swapoff;
+#  - swaps on it again (mkswap, swapon) with twice the cgroup's memory
+#    (memory.max 16 MiB): farmem writes 32 MiB, reads every word back and
+#    rewrites it, and the cgroup's reclaim must find pages whose writeback
+#    ended all along: no OOM kill (memory.events), every word verified
+#    (a disk that ended a swap write only with its whole merged request
+#    had the cgroup's every page under writeback and the OOM killer
+#    called within a second, `make bench` part far);
 #  - puts ext4 on it: write a file, sync, umount, remount, same checksum,
 #    e2fsck clean;
 #  - offlines it: B, the backing device, wiped it and serves it to nobody
@@ -32,6 +39,8 @@ OFF=$((128 * MIB))		# segment 3 in B's DRAM
 LIMIT_MIB=32
 FILL_MIB=64
 MIN_SWAP_KB=$(((FILL_MIB - LIMIT_MIB) / 2 * 1024))
+FAR_LIMIT_MIB=16
+FAR_MIB=32
 CG=/sys/fs/cgroup/mpb
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # sectors written (field 7 of /sys/block/X/stat)
@@ -39,9 +48,10 @@ wsect() { awk '{ print $7 }' $SYS/stat; }
 online_blk() { mpctl online $SEG --as blk && test -b $DEV; }
 fill_val() { sed -n "s/^$1=//p" /tmp/fill.out | tail -n 1; }
 fill() { cg_fill $CG $FILL_MIB; }
+oom_kills() { awk '$1 == "oom_kill" { print $2 }' $CG/memory.events; }
 
 dd if=/dev/zero of=/tmp/zero bs=1M count=1 2>/dev/null
-case $MP_HOST in 0) tap_plan 32 ;; *) tap_plan 9 ;; esac
+case $MP_HOST in 0) tap_plan 37 ;; *) tap_plan 9 ;; esac
 pool_up 2 90
 
 if [ "$MP_HOST" = 0 ]; then
@@ -93,6 +103,21 @@ if [ "$MP_HOST" = 0 ]; then
 		"test $dtx -ge $((MIN_SWAP_KB * 1024 / 1468))"
 	check "swapoff is clean: no mpb in /proc/swaps" \
 		"swapoff $DEV && ! grep -q mpb /proc/swaps"
+
+	# --- swap again, twice the cgroup's memory (bench part far)
+	check "mkswap + swapon $DEV again, memory.max = $FAR_LIMIT_MIB MiB" \
+		"mkswap $DEV && swapon $DEV && echo $((FAR_LIMIT_MIB * MIB)) > $CG/memory.max"
+	oom0=$(oom_kills) out0=$(vmstat pswpout)
+	check "farmem: $FAR_MIB MiB written, read back and rewritten in the cgroup, every word verified" \
+		"sh -c 'echo \$\$ > $CG/cgroup.procs && exec farmem -s $FAR_MIB -p 1'"
+	dout=$(($(vmstat pswpout) - out0))
+	diag "farmem $FAR_MIB MiB in $FAR_LIMIT_MIB MiB: pswpout +$dout pages;" \
+		"memory.events: $(tr '\n' ' ' < $CG/memory.events)"
+	check "no OOM kill in the cgroup (memory.events oom_kill stays $oom0)" \
+		"test \"\$(oom_kills)\" = $oom0"
+	check "pswpout grew by >= $(((FAR_MIB - FAR_LIMIT_MIB) * 256)) pages" \
+		"test $dout -ge $(((FAR_MIB - FAR_LIMIT_MIB) * 256))"
+	check "swapoff is clean again" "swapoff $DEV && ! grep -q mpb /proc/swaps"
 
 	# --- a filesystem
 	modprobe crc32c_generic 2>/dev/null
