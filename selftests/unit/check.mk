@@ -10,6 +10,7 @@ $(B)/unit/test_check: selftests/unit/test_check.sh scripts/tap-count
 # check run (make check-debug's evidence), counted as scripts/check counts.
 UNIT_TESTS += $(B)/unit/test_check_results
 
-$(B)/unit/test_check_results: selftests/unit/test_check_results.sh scripts/check-results
+$(B)/unit/test_check_results: selftests/unit/test_check_results.sh scripts/check-results \
+		$(B)/unit/lib.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@

@@ -8,26 +8,18 @@
 # never ended counted as failed, a rerun replacing the first run, a log
 # without scenarios refused, and the table spliced between its markers
 # only. Prints TAP. Installed as build/unit/test_check_results; scripts/
-# is two levels up from there and from selftests/unit/.
+# is two levels up from there and from selftests/unit/ (lib.sh: the
+# scratch directory and the points).
 
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 CR=${CHECK_RESULTS:-$here/../../scripts/check-results}
-[ -x "$CR" ] || { echo "1..1"; echo "not ok 1 - no scripts/check-results at $CR"; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-check-results.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+[ -x "$CR" ] || { echo "not ok 1 - no scripts/check-results at $CR"; echo "1..1"; exit 1; }
 
-n=0
-fails=0
-ok() {	# ok STATUS DESC
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
 # field JSON SCENARIO KEY
 field() {
 	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["scenarios"][sys.argv[2]][sys.argv[3]])' "$@"
 }
 
-echo "1..9"
 cat > "$tmp/a.log" <<'EOF_LOG'
 # === build
 ok - build: modules, libmp, mpctl, test programs
@@ -85,4 +77,4 @@ ok $? "--update-doc replaces what is between the markers, nothing else"
 printf 'no markers\n' > "$tmp/doc2.rst"
 ! "$CR" --update-doc "$tmp/doc2.rst" "$tmp/r2.json" 2>/dev/null && [ "$(cat "$tmp/doc2.rst")" = "no markers" ]
 ok $? "--update-doc on a document without markers: refused, unchanged"
-[ $fails = 0 ]
+tap_end
