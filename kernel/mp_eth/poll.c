@@ -71,12 +71,13 @@ static bool mpe_busy_end(void *p, unsigned long start_time)
 #endif
 
 /*
- * Busy-poll the receive queue responses come in on until @end(@arg) says
- * stop, the CPU is wanted or a signal is pending; at once when there is
- * no such queue (none named yet, gone, poll_napi=N, no busy polling in
- * this kernel). The caller spins on its condition for the rest.
+ * Poll until @end(@arg) says stop or the CPU is wanted: the receive queue
+ * responses come in on first, while there is one (none named yet, gone,
+ * poll_napi=N, no busy polling in this kernel: not at all) and no signal
+ * is pending, then spinning on @end alone.
  */
-static void mpe_busy_poll(const struct mpe *m, bool (*end)(void *arg), void *arg)
+static void mpe_poll_until(const struct mpe *m, bool (*end)(void *arg),
+			   void *arg)
 {
 #ifdef CONFIG_NET_RX_BUSY_POLL
 	struct mpe_busy b = { .end = end, .arg = arg };
@@ -86,6 +87,8 @@ static void mpe_busy_poll(const struct mpe *m, bool (*end)(void *arg), void *arg
 	if (READ_ONCE(poll_napi) && id >= MIN_NAPI_ID)
 		napi_busy_loop(id, mpe_busy_end, &b, false, MPE_POLL_BUDGET);
 #endif
+	while (!end(arg) && !need_resched())
+		cpu_relax();
 }
 
 /**
@@ -106,9 +109,7 @@ void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
 		.seen = READ_ONCE(x->outstanding),
 	};
 
-	mpe_busy_poll(m, mpe_poll_end, &p);
-	while (!mpe_poll_end(&p) && !need_resched())
-		cpu_relax();
+	mpe_poll_until(m, mpe_poll_end, &p);
 }
 
 struct mpe_poll_credit {
@@ -141,10 +142,7 @@ void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 		.end = ktime_get_ns() + poll,
 	};
 
-	if (poll) {
-		mpe_busy_poll(q->m, mpe_credit_end, &c);
-		while (!mpe_credit_end(&c) && !need_resched())
-			cpu_relax();
-	}
+	if (poll)
+		mpe_poll_until(q->m, mpe_credit_end, &c);
 	wait_event(q->wq, READ_ONCE(q->credit) != credit);
 }
