@@ -81,8 +81,7 @@ static bool mpe_tagged(const struct sk_buff *skb)
 
 /*
  * Remember the receive queue (NAPI context) responses arrive on, for
- * requesters that busy-poll it (requester.c) rather than wait for its
- * interrupt.
+ * issuers that busy-poll it (poll.c) rather than wait for its interrupt.
  */
 static void mpe_rx_note_napi(struct mpe *m, const struct sk_buff *skb)
 {
@@ -160,11 +159,12 @@ static int mpe_rcv(struct sk_buff *skb, struct net_device *dev,
 		goto drop;
 	}
 	trace_mp_eth_recv(&f);
-	if (mp_frame_op_is_request(f.op))
+	if (mp_frame_op_is_request(f.op)) {
 		mpe_rx_request(m, skb, &f, mb->dev[f.src].chip);
-	else
+	} else {
 		mpe_rx_response(m, skb, &f);
-	mpe_rx_note_napi(m, skb);
+		mpe_rx_note_napi(m, skb);
+	}
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 
