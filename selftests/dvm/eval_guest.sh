@@ -2,15 +2,49 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Not a scenario (no vm: line): the guest part of `make dvm-eval`
-# (tools/dvm-eval/run boots the patched kernel with it).  Runs
+# (tools/dvm-eval/run boots the patched kernel with it).  Runs the DVM
+# heap scenarios named in $3 (selftests/dvm_heap/, the measurements of
+# Documentation/dvm-heap.rst) on the fresh boot, one after the other, but
+# fallback, which fragments memory on purpose, last of all; then
 # dvm_accel graph over the scales in $1 at the AVC's default size, then
 # over those in $2 at 8 KiB, changing avc_bytes at run time; then
 # dvm_mix's identity success rate under its moderate and tight memory
-# mixes.  Every job's raw counters are in the "# raw:" lines.
+# mixes.  Every job's raw counters are in the "# raw:" lines; a heap
+# scenario's own TAP is passed on whole, each line behind "# dvm_heap/NAME: "
+# (comments of this stream: tools/dvm-eval/collect takes them apart), and
+# its exit status and count of points are one point here.
 . /selftests/lib.sh
 
 param=/sys/module/dvm_accel/parameters/avc_bytes
-tap_plan 5
+heap=${3-}
+# shellcheck disable=SC2086 # the scenarios: words
+tap_plan $((5 + $(echo $heap | wc -w)))
+# heap_scenario NAME: a DVM heap scenario, its TAP passed on; its plan
+# must be met (a scenario cut short fails here).  Its files in /tmp (the
+# guest's RAM) go afterwards, so that they take no memory from what follows.
+now() { cut -d' ' -f1 /proc/uptime; }
+heap_scenario() {
+	s=$1
+	t0=$(now)
+	"/selftests/dvm_heap/$s.sh" > "/tmp/heap-$s.tap"
+	hr=$?
+	t1=$(now)
+	sed "s|^|# dvm_heap/$s: |" "/tmp/heap-$s.tap"
+	hp=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "/tmp/heap-$s.tap" | head -n 1)
+	hskip=$(grep -c '^ok .*# SKIP' "/tmp/heap-$s.tap")
+	hok=$(($(grep -c '^ok ' "/tmp/heap-$s.tap") - hskip))
+	hnok=$(grep -c '^not ok ' "/tmp/heap-$s.tap")
+	diag "raw: heap scenario=$s rc=$hr plan=${hp:-0} passed=$hok failed=$hnok skipped=$hskip seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')"
+	check "dvm_heap/$s: exit $hr, $hok of ${hp:-no} planned points passed, $hnok failed, $hskip skipped" \
+		"test $hr = 0 && test -n '$hp' && test $hok = '$hp'"
+	rm -rf "/tmp/dvm_$s" "/tmp/heap-$s.tap"
+}
+
+# shellcheck disable=SC2086 # the scenarios: words
+for s in $heap; do
+	[ "$s" = fallback ] || heap_scenario "$s"
+done
+
 check "the accelerator's AVC defaults to the paper's 1 KiB ($(cat $param 2>&1))" \
 	"test \"\$(cat $param)\" = 1024"
 diag "raw: avc_bytes=1024"
@@ -35,3 +69,8 @@ rm=$?
 sed -n 's/.*dvm_mix \([a-z]*\): identity success rate [0-9.]* % (\([0-9]*\) of \([0-9]*\) mappings >= 2 MiB; fallback nocontig \([0-9]*\), vabusy \([0-9]*\), populate \([0-9]*\); \([0-9]*\) above 4 MiB).*/# raw: mix variant=\1 identity=\2 maps=\3 nocontig=\4 vabusy=\5 populate=\6 above4m=\7/p' /tmp/mix
 check "dvm_mix: exit $rm, identity success rates $(sed -n 's/.*identity success rate \([0-9.]*\) %.*/\1 %/p' /tmp/mix | tr '\n' ' ')" \
 	"test $rm = 0 && test \$(grep -c 'identity success rate' /tmp/mix) = 2"
+
+# shellcheck disable=SC2086
+for s in $heap; do
+	[ "$s" != fallback ] || heap_scenario "$s"
+done

@@ -13,7 +13,8 @@
 # are counted.
 # Once the memory is given back, --strict runs with an identity-mapped heap.
 # The "# raw:" lines name the phase the lines after them belong to and
-# carry numbers for tools/dvm-eval/heap-collect (Documentation/dvm-heap.rst).
+# carry numbers for tools/dvm-eval/heap_tap.py (make dvm-eval runs this
+# scenario in its guest boot: Documentation/dvm-heap.rst).
 . /selftests/lib.sh
 tap_plan 10
 

@@ -15,7 +15,8 @@
 # with/without the launcher is measured side by side and printed (no
 # threshold: TCG timing; checked only that both sides ran and took time).
 # The "# raw:" lines name the phase the lines after them belong to and
-# carry numbers for tools/dvm-eval/heap-collect (Documentation/dvm-heap.rst).
+# carry numbers for tools/dvm-eval/heap_tap.py (make dvm-eval runs this
+# scenario in its guest boot: Documentation/dvm-heap.rst).
 . /selftests/lib.sh
 tap_plan 11
 

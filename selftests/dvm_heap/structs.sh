@@ -14,7 +14,8 @@
 # CPU's walks do, every access validated by a Permission Entry (identity)
 # under the launcher, every access translated without it (control).  The
 # "# raw:" lines name the phase the lines after them belong to and carry
-# numbers for tools/dvm-eval/heap-collect (Documentation/dvm-heap.rst).
+# numbers for tools/dvm-eval/heap_tap.py (make dvm-eval runs this scenario
+# in its guest boot: Documentation/dvm-heap.rst).
 . /selftests/lib.sh
 tap_plan 13
 

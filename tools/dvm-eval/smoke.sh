@@ -37,10 +37,11 @@ r = json.load(open(sys.argv[1]))
 def need(obj, keys, what):
     miss = [k for k in keys if k not in obj]
     assert not miss, "%s lacks %s" % (what, miss)
-need(r, ["schema", "run", "model", "guest"], "results")
-assert r["schema"] == "dvm-eval/1", r["schema"]
+need(r, ["schema", "run", "model", "guest", "heap"], "results")
+assert r["schema"] == "dvm-eval/2", r["schema"]
 need(r["run"], ["id", "commit", "date", "host", "model_seconds"], "run")
 assert r["guest"] == {"skipped": "smoke: model only"}, r["guest"]
+assert r["heap"] == {"skipped": "smoke: model only"}, r["heap"]
 m = r["model"]
 need(m, ["schema", "mode", "model", "heaps", "workloads"], "model")
 assert m["mode"] == "smoke"
