@@ -3,10 +3,14 @@
 #
 # Smoke of `make dvm-eval` for `make unit` (so `make check`): the model at
 # scales 10 and 12 and two heap sizes, collected into a results.json as
-# tools/dvm-eval/run does, whose shape is checked (every table's fields,
-# counts that add up), and tables generated from it into a document with
-# dvm-eval blocks.  No timing thresholds.  Installed by dvm-eval.mk with
-# @ROOT@ and @BIN@ filled in.
+# tools/dvm-eval/run does, once with the guest part left out and once with
+# the TAP of a real guest part kept in tools/dvm-eval/fixtures/guest.tap
+# (eval_guest.sh at scale 10, the DVM heap scenarios' TAP in it); each
+# file's shape is checked (every table's fields, counts that add up, the
+# heap part's scenarios and phases) and the tables of Documentation/dvm.rst
+# and dvm-heap.rst are generated from it.  No number is judged and there
+# are no timing thresholds: that is the guest scenarios' job.  Installed by
+# dvm-eval.mk with @ROOT@ and @BIN@ filled in.
 set -u
 root=@ROOT@
 bin=@BIN@
@@ -25,18 +29,23 @@ check() {	# check DESCRIPTION COMMAND...
 		failed=$((failed + 1))
 	fi
 }
-echo "1..5"
+fix=$root/tools/dvm-eval/fixtures
+# the shape checks' helper: need(OBJ, KEYS, WHAT) fails naming the keys missing
+cat > "$tmp/need.py" <<'PY'
+def need(obj, keys, what):
+    miss = [k for k in keys if k not in obj]
+    assert not miss, "%s lacks %s" % (what, miss)
+PY
 check "dvm_eval --smoke writes its JSON" "$bin" --smoke -o "$tmp/model.json"
 check "collect makes results.json (guest part marked left out)" \
 	python3 "$root/tools/dvm-eval/collect" --id dvm-smoke --commit 0123456789abcdef \
 	--model "$tmp/model.json" --guest-skipped "smoke: model only" -o "$tmp/results.json"
 check "results.json has the shape dvm-tables needs, and its counts add up" \
 	python3 - "$tmp/results.json" <<'PY'
-import json, sys
+import json, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+from need import need
 r = json.load(open(sys.argv[1]))
-def need(obj, keys, what):
-    miss = [k for k in keys if k not in obj]
-    assert not miss, "%s lacks %s" % (what, miss)
 need(r, ["schema", "run", "model", "guest", "heap"], "results")
 assert r["schema"] == "dvm-eval/2", r["schema"]
 need(r["run"], ["id", "commit", "date", "host", "model_seconds"], "run")
@@ -97,4 +106,82 @@ check "dvm-tables prints every table, none without numbers" sh -c "
 	for t in run model pt heaps avc overhead claims guest coverage; do
 		grep -q \"^\\.\\. \$t\$\" '$tmp/all' || { echo \"no table \$t\"; exit 1; }
 	done && ! grep -q 'n/a' '$tmp/all'"
+check "collect reads a guest part's TAP, the DVM heap scenarios' included" \
+	python3 "$root/tools/dvm-eval/collect" --id dvm-smoke-guest --commit 0123456789abcdef \
+	--model "$tmp/model.json" --guest "$fix/guest.tap" --guest-rc 0 --guest-seconds 1 \
+	--lock-wait-seconds 0 --heap "structs fallback programs" -o "$tmp/guest.json"
+check "its guest and heap parts have the shape the tables need" \
+	python3 - "$tmp/guest.json" <<'PY'
+import json, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+from need import need
+r = json.load(open(sys.argv[1]))
+g, h = r["guest"], r["heap"]
+need(g, ["kernel", "rc", "seconds", "lock_wait_seconds", "points", "runs", "mix"], "guest")
+assert "error" not in g, g["error"]
+assert [x["avc_bytes"] for x in g["runs"]] == [1024, 8192], g["runs"]
+for run in g["runs"]:
+    assert run["jobs"] and run["arenas"], run
+    for j in run["jobs"]:
+        need(j, ["job", "scale", "accesses", "identity", "walk_refs", "validation_refs",
+                 "pt_bytes", "pt_bytes_4k"], "job")
+        assert j["identity"] <= j["accesses"] and j["validation_refs"] <= j["walk_refs"], j
+    for a in run["arenas"]:
+        need(a, ["scale", "identity", "nocontig", "vabusy", "va", "brk"], "arena")
+assert sorted(x["variant"] for x in g["mix"]) == ["moderate", "tight"], g["mix"]
+for x in g["mix"]:
+    assert 0 <= x["identity"] <= x["maps"], x
+# the guest's own points: 5 of its own, one per heap scenario
+assert len(g["points"]) == 8, g["points"]
+assert "error" not in h, h["error"]
+assert sorted(h["scenarios"]) == ["fallback", "programs", "structs"], h["scenarios"]
+want = {"structs": ["launcher", "control"],
+        "fallback": ["fragmented", "strict", "memory_back"],
+        "programs": ["sort", "redis"]}
+for s, phases in want.items():
+    need(h[s], ["rc", "plan", "passed", "failed", "skipped", "seconds", "points",
+                "phases"], "heap " + s)
+    p = h[s]["points"]
+    # the guest's count of the scenario's points is the count of its TAP
+    assert (p["passed"], p["failed"], p["skipped"]) == (
+        h[s]["passed"], h[s]["failed"], h[s]["skipped"]), (s, p, h[s])
+    assert p["passed"] + p["failed"] + p["skipped"] == h[s]["plan"] > 0, (s, p)
+    need(h[s]["phases"], phases, "heap %s phases" % s)
+for s, ph in (("structs", "launcher"), ("fallback", "fragmented"), ("programs", "sort"),
+              ("programs", "redis")):
+    need(h[s]["phases"][ph]["summary"], ["heap_mib", "chunks", "identity_pct", "anon_mib",
+                                        "anon_identity_pct"], "%s %s summary" % (s, ph))
+need(h["structs"]["phases"]["launcher"], ["accel", "walk", "heap_share"], "structs launcher")
+need(h["fallback"]["phases"]["fragmented"], ["buddyinfo", "accel", "nocontig_before"],
+     "fallback fragmented")
+need(h["programs"]["phases"]["redis"], ["bench_rps", "plain_s", "dvm_s", "dbsize"],
+     "programs redis")
+PY
+check "dvm-tables prints every table of a run with its guest part, none without numbers" sh -c "
+	python3 '$root/tools/dvm-eval/dvm-tables' '$tmp/guest.json' > '$tmp/all' &&
+	for t in run guest coverage; do
+		grep -q \"^\\.\\. \$t\$\" '$tmp/all' || { echo \"no table \$t\"; exit 1; }
+	done && ! grep -q 'n/a' '$tmp/all' && grep -q 'redis-server, all anonymous memory' '$tmp/all'"
+cp "$root/Documentation/dvm-heap.rst" "$tmp/heap.rst"
+check "heap-tables fills Documentation/dvm-heap.rst's blocks from it" \
+	python3 "$root/tools/dvm-eval/heap-tables" "$tmp/guest.json" "$tmp/heap.rst"
+for b in run results runtime bench; do
+	check "dvm-heap.rst block $b is filled" sh -c "
+		[ \$(sed -n '/^\\.\\. dvm-heap:begin:$b\$/,/^\\.\\. dvm-heap:end:$b\$/p' \
+			'$tmp/heap.rst' | wc -l) -gt 4 ]"
+done
+check "dvm-heap.rst names the run and the commit" sh -c "
+	tr '\\n' ' ' < '$tmp/heap.rst' | grep -q 'runs/dvm-smoke-guest/results.json.. (commit ..0123456789ab'"
+cp "$root/Documentation/dvm-heap.rst" "$tmp/heap2.rst"
+check "heap-tables on a run without its heap part says so in every block" sh -c "
+	python3 '$root/tools/dvm-eval/heap-tables' '$tmp/results.json' '$tmp/heap2.rst' &&
+	[ \$(grep -c 'heap part left out: smoke: model only' '$tmp/heap2.rst') = 4 ]"
+check "a heap scenario missing from the guest's TAP is an error in the results" sh -c "
+	grep -v '^# dvm_heap/programs: ' '$fix/guest.tap' > '$tmp/cut.tap' &&
+	python3 '$root/tools/dvm-eval/collect' --id x --commit 0 --model '$tmp/model.json' \
+		--guest '$tmp/cut.tap' --guest-rc 1 --heap 'structs fallback programs' \
+		-o '$tmp/cut.json' &&
+	python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))[\"heap\"][\"error\"])' \
+		'$tmp/cut.json'"
+echo "1..$n"
 [ $failed = 0 ]
