@@ -84,17 +84,27 @@ static bool status_is_errno(int status)
 /*
  * Rules shared by requests and responses: two distinct, real devices and a
  * non-empty range that fits one frame and does not wrap the offset space.
- * READ_REQ is held to the frame limit as well because its READ_RESP has to
- * fit a frame.
+ * A READ_REQ is held to the frame limit as well because its READ_RESP has
+ * to fit a frame, unless it has a stride: then each of its parts must,
+ * and there are at most MP_ETH_READ_PARTS of them.
  */
 static int check_data(const struct mp_frame *f, u32 max_payload)
 {
+	u64 limit = max_payload;
+
 	if (f->src == MP_ETH_DEV_ANY || f->dst == MP_ETH_DEV_ANY ||
 	    f->src == f->dst)
 		return -EPROTO;
 	if (!f->len)
 		return -EPROTO;
-	if (f->len > max_payload)
+	if (f->stride) {
+		if (f->op != MP_ETH_OP_READ_REQ)
+			return -EPROTO;
+		if (f->stride > max_payload)
+			return -EMSGSIZE;
+		limit = (u64)f->stride * MP_ETH_READ_PARTS;
+	}
+	if (f->len > limit)
 		return -EMSGSIZE;
 	if (f->len - 1 > ~0ULL - f->offset)
 		return -EPROTO;
@@ -201,8 +211,12 @@ int mp_frame_encode(const struct mp_frame *f, u32 max_payload, u8 *buf,
 	mp_put_be16(buf + HOFF(tag), f->tag);
 	mp_put_be64(buf + HOFF(offset), f->offset);
 	mp_put_be32(buf + HOFF(len), f->len);
-	/* Two's complement of the (negative) errno, well defined for u16. */
-	mp_put_be16(buf + HOFF(status), (u16)f->status);
+	/*
+	 * Two's complement of the (negative) errno, well defined for u16; a
+	 * READ_REQ's stride instead (its status is 0).
+	 */
+	mp_put_be16(buf + HOFF(status),
+		    f->op == MP_ETH_OP_READ_REQ ? f->stride : (u16)f->status);
 	mp_put_be16(buf + HOFF(ack), f->ack);
 	return MP_ETH_HDR_LEN;
 }
@@ -231,6 +245,11 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
 	f->offset = mp_get_be64(buf + HOFF(offset));
 	f->len = mp_get_be32(buf + HOFF(len));
 	st = mp_get_be16(buf + HOFF(status));
+	f->stride = 0;
+	if (f->op == MP_ETH_OP_READ_REQ) {
+		f->stride = st;
+		st = 0;
+	}
 	f->status = st & 0x8000 ? (int)st - 0x10000 : (int)st;
 	f->ack = mp_get_be16(buf + HOFF(ack));
 
@@ -284,12 +303,69 @@ int mp_frame_reply(const struct mp_frame *req, int status,
 	r.sn = req->sn;
 	r.tag = req->tag;
 	r.ack = 0;
+	r.stride = 0;
 	r.offset = req->offset;
 	r.len = req->len;
 	r.status = status;
 	r.bind = req->bind;
 	*resp = r;
 	return 0;
+}
+
+u32 mp_frame_parts(u32 len, u32 stride)
+{
+	if (!stride || len <= stride)
+		return 1;
+	return len / stride + (len % stride ? 1 : 0);
+}
+
+int mp_frame_read_part(const struct mp_frame *req, u32 i,
+		       struct mp_frame *resp)
+{
+	struct mp_frame r;
+	u32 skip;
+	int ret;
+
+	if (!req || req->op != MP_ETH_OP_READ_REQ ||
+	    i >= mp_frame_parts(req->len, req->stride))
+		return -EINVAL;
+	ret = mp_frame_reply(req, 0, &r);
+	if (ret)
+		return ret;
+	if (req->stride && req->len > req->stride) {
+		/* i < parts: i * stride < len, no overflow */
+		skip = i * req->stride;
+		r.offset = req->offset + skip;
+		r.len = req->len - skip < req->stride ? req->len - skip :
+			req->stride;
+	}
+	*resp = r;
+	return 0;
+}
+
+int mp_frame_match_part(const struct mp_frame *resp, u8 req_op, u64 offset,
+			u32 len, u32 stride)
+{
+	u32 skip;
+	int ret;
+
+	if (!resp)
+		return -EINVAL;
+	if (resp->op != MP_ETH_OP_READ_RESP || req_op != MP_ETH_OP_READ_REQ ||
+	    mp_frame_parts(len, stride) == 1)
+		return mp_frame_match_response(resp, req_op, offset, len);
+	ret = mp_frame_match_response(resp, req_op, resp->offset, resp->len);
+	if (ret)
+		return ret;
+	if (resp->offset < offset || resp->offset - offset >= len)
+		return -EBADMSG;
+	/* below len: 32 bits, no 64-bit division */
+	skip = (u32)(resp->offset - offset);
+	if (skip % stride)
+		return -EBADMSG;
+	if (resp->len != (len - skip < stride ? len - skip : stride))
+		return -EBADMSG;
+	return (int)(skip / stride);
 }
 
 int mp_frame_match_response(const struct mp_frame *resp, u8 req_op,

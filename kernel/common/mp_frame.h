@@ -22,6 +22,7 @@ struct mp_frame {
 	u16 sn;
 	u16 tag;
 	u16 ack;
+	u16 stride;	/* READ_REQ: part stride (status word), 0 one part */
 	u64 offset;
 	u32 len;
 	int status;	/* 0 or -errno (NAK) */
@@ -56,8 +57,9 @@ u32 mp_frame_trailer_len(const struct mp_frame *f);
 /*
  * Validate f against the protocol rules; max_payload is the largest payload
  * one frame may carry on this link (MTU - MP_ETH_HDR_LEN). 0 or -errno:
- * -EOPNOTSUPP unknown opcode, -EMSGSIZE len > max_payload,
- * -EPROTO any other inconsistency.
+ * -EOPNOTSUPP unknown opcode, -EMSGSIZE len > max_payload (a READ_REQ with
+ * a stride: stride > max_payload or len > MP_ETH_READ_PARTS * stride),
+ * -EPROTO any other inconsistency (a stride on another opcode).
  */
 int mp_frame_check(const struct mp_frame *f, u32 max_payload);
 
@@ -86,11 +88,27 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
  * Build the response to request req: status 0 gives READ_RESP, WRITE_ACK
  * or OWN_RESP, a negative errno gives a NAK. src/dst are swapped, gen, sn,
  * tag, offset, len and bind are echoed, and so is F_RETX (the copy it
- * answers); other flags and ack are cleared.
+ * answers); other flags, ack and stride are cleared. The parts of a read
+ * with a stride: mp_frame_read_part().
  * 0 or -EINVAL (req not a request, status out of range).
  */
 int mp_frame_reply(const struct mp_frame *req, int status,
 		   struct mp_frame *resp);
+
+/*
+ * Parts of the answer to a read of len bytes at stride (0: one part):
+ * ceil(len / stride), 1 for a stride of 0 or at least len.
+ */
+u32 mp_frame_parts(u32 len, u32 stride);
+
+/*
+ * Build READ_RESP part i of READ_REQ req, as mp_frame_reply(req, 0, resp)
+ * would but for offset and len: req->offset + i * stride and the part's
+ * bytes (the rest of the range for the last part). 0, or -EINVAL (req not
+ * a READ_REQ, i not below mp_frame_parts()).
+ */
+int mp_frame_read_part(const struct mp_frame *req, u32 i,
+		       struct mp_frame *resp);
 
 /*
  * Does response resp belong to the request (req_op, offset, len) found in
@@ -99,6 +117,18 @@ int mp_frame_reply(const struct mp_frame *req, int status,
  */
 int mp_frame_match_response(const struct mp_frame *resp, u8 req_op,
 			    u64 offset, u32 len);
+
+/*
+ * As mp_frame_match_response() for a request of the given stride (a read
+ * in parts, 0 for any other request): a READ_RESP must be one of its parts,
+ * at a multiple of stride inside the range with that part's len; a NAK
+ * answers the whole request and echoes its range. The index of the part
+ * (0 for a NAK and a request of one part), or -EPROTO, or -EBADMSG (not
+ * one of the parts: offset off the stride or outside the range, or
+ * another len).
+ */
+int mp_frame_match_part(const struct mp_frame *resp, u8 req_op, u64 offset,
+			u32 len, u32 stride);
 
 /*
  * What a peer's refusal means to our callers. A NAK's status and an

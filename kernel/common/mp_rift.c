@@ -30,6 +30,9 @@
 /* The requester may run exactly one receive window ahead of its ack. */
 static_assert(MP_RIFT_WINDOW == MP_ETH_WINDOW, "window size");
 static_assert(MP_RIFT_WINDOW == MP_SEQMAP_SIZE, "window size");
+/* the parts of an entry are the bits of parts_done and fit nr_parts */
+static_assert(MP_ETH_READ_PARTS >= 1 && MP_ETH_READ_PARTS <= 16,
+	      "parts bitmap");
 
 #define NO_ENTRY	0xffffU
 
@@ -174,6 +177,7 @@ int mp_rift_init(struct mp_rift *r, const struct mp_rift_params *params,
 	r->nr_peer = nr_peer;
 	r->peer_base = 0;
 	r->nr_busy = 0;
+	r->max_parts = MP_RIFT_MAX_PARTS;
 	for (i = 0; i < nr_ent; i++) {
 		memset(&ent[i], 0, sizeof(ent[i]));
 		ent[i].tag = (u16)i;
@@ -197,8 +201,22 @@ int mp_rift_peer_reset(struct mp_rift *r, u16 dst, u16 start_sn)
 	return 0;
 }
 
+int mp_rift_set_max_parts(struct mp_rift *r, unsigned int max_parts)
+{
+	if (!max_parts || max_parts > MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS)
+		return -EINVAL;
+	r->max_parts = max_parts;
+	return 0;
+}
+
 int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 		  struct mp_rift_entry **ep)
+{
+	return mp_rift_alloc_parts(r, dst, now, ctx, 1, ep);
+}
+
+int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+			unsigned int nr_parts, struct mp_rift_entry **ep)
 {
 	struct mp_rift_peer *pp;
 	struct mp_rift_entry *e;
@@ -206,6 +224,9 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 
 	pp = rift_peer(r, dst);
 	if (!ep || !pp)
+		return -EINVAL;
+	if (!nr_parts || nr_parts > MP_ETH_READ_PARTS ||
+	    nr_parts > r->max_parts)
 		return -EINVAL;
 	/*
 	 * A destination that failed a request fails new ones at once, but
@@ -221,6 +242,8 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 		return -EAGAIN;
 	if (r->free_head == NO_ENTRY)
 		return -ENOSPC;
+	if (pp->parts + nr_parts > r->max_parts)
+		return -EAGAIN;
 
 	e = &r->ent[r->free_head];
 	r->free_head = e->next_free;
@@ -229,6 +252,9 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	e->op = 0;
 	e->offset = 0;
 	e->len = 0;
+	e->stride = 0;
+	e->parts_done = 0;
+	e->nr_parts = (u8)nr_parts;
 	e->sn = pp->next_sn;
 	e->dst = dst;
 	e->first_tx = now;
@@ -245,6 +271,7 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	if (probe)
 		pp->probing = true;
 	r->nr_busy++;
+	pp->parts += nr_parts;
 	*ep = e;
 	return 0;
 }
@@ -290,13 +317,28 @@ int mp_rift_match_response(struct mp_rift *r, const struct mp_frame *f,
 	ret = mp_rift_match(r, f->tag, f->sn, f->src, &e);
 	if (ret)
 		return ret;
-	ret = mp_frame_match_response(f, e->op, e->offset, e->len);
-	if (ret)
+	ret = mp_frame_match_part(f, e->op, e->offset, e->len, e->stride);
+	if (ret < 0)
 		return ret;
+	if (ret >= e->nr_parts)
+		return -EBADMSG;	/* more parts than it was allocated for */
 	if ((f->flags & MP_ETH_F_AUTH) && f->bind != e->nonce)
 		return -EKEYREJECTED;
 	*ep = e;
-	return 0;
+	return ret;
+}
+
+int mp_rift_part(struct mp_rift_entry *e, unsigned int i)
+{
+	u16 bit;
+
+	if (i >= e->nr_parts)
+		return -EINVAL;
+	bit = (u16)(1U << i);
+	if (e->parts_done & bit)
+		return -EALREADY;
+	e->parts_done |= bit;
+	return e->parts_done == (u16)((1U << e->nr_parts) - 1) ? 1 : 0;
 }
 
 void mp_rift_answered(struct mp_rift *r, struct mp_rift_entry *e, u64 now,
@@ -332,6 +374,7 @@ void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e)
 	e->next_free = r->free_head;
 	r->free_head = e->tag;
 	r->nr_busy--;
+	pp->parts -= e->nr_parts;
 }
 
 enum mp_rift_event mp_rift_poll(struct mp_rift *r, u64 now, unsigned int *pos,

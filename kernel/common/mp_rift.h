@@ -24,6 +24,13 @@
 #define MP_RIFT_MAX_ENTRIES	0xfffe	/* tags 0..0xfffd; 0xffff = none */
 #define MP_RIFT_MAX_PEERS	0xffff	/* device ids 0..0xfffe */
 #define MP_RIFT_WINDOW		64	/* = MP_ETH_WINDOW */
+/*
+ * Response frames a RIFT expects at once by default: a read in parts
+ * counts each of its parts, any other request one. As many as there were
+ * when every request had one response, so that a burst of responses fits
+ * the receive ring it was sized for.
+ */
+#define MP_RIFT_MAX_PARTS	MP_RIFT_WINDOW
 
 /*
  * Defaults: the failure budget is the unmeasured schedule
@@ -51,7 +58,8 @@ struct mp_rift_params {
 struct mp_rift_entry {
 	void *ctx;		/* caller's request */
 	u64 offset;		/* caller's copy of the request, for */
-	u32 len;		/*   mp_frame_match_response() */
+	u32 len;		/*   mp_frame_match_part() */
+	u32 stride;		/*   (a read in parts; 0 one part) */
 	u64 first_tx;		/* time of the first transmission */
 	u64 last_tx;		/* time of the latest transmission */
 	u64 deadline;		/* retransmit or fail at this time */
@@ -61,6 +69,8 @@ struct mp_rift_entry {
 	u16 dst;
 	u16 tag;		/* == index in the table, sent in the header */
 	u16 next_free;
+	u16 parts_done;		/* bitmap: parts received (mp_rift_part()) */
+	u8 nr_parts;		/* responses it expects, as allocated */
 	u8 op;			/* caller's request opcode */
 	u8 retries;		/* retransmissions so far (saturates) */
 	bool valid;
@@ -74,6 +84,7 @@ struct mp_rift_peer {
 	u64 srtt;		/* smoothed round trip, 0 = no sample yet */
 	u64 rttvar;		/* its mean deviation */
 	u64 samples;		/* round trips measured */
+	u32 parts;		/* nr_parts of its entries in flight */
 	u16 next_sn;
 	u16 inflight;
 	bool unreachable;
@@ -88,6 +99,7 @@ struct mp_rift {
 	u32 nr_peer;
 	u16 peer_base;		/* device id of @peer[0] (mp_rift_set_base()) */
 	u32 nr_busy;
+	u32 max_parts;		/* mp_rift_peer.parts limit (MP_RIFT_MAX_PARTS) */
 	u16 free_head;
 	u64 fail_time;		/* mp_rift_fail_time(&p), the budget */
 };
@@ -135,6 +147,22 @@ int mp_rift_peer_reset(struct mp_rift *r, u16 dst, u16 start_sn);
 int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 		  struct mp_rift_entry **ep);
 
+/*
+ * As mp_rift_alloc() for a request answered by nr_parts response frames
+ * (a read in parts, mp_frame_parts(); the caller fills e->stride too):
+ * it counts nr_parts against max_parts. -EAGAIN also when the entries in
+ * flight to dst expect too many to add nr_parts (retry after a completion),
+ * -EINVAL also for nr_parts 0, above MP_ETH_READ_PARTS or max_parts.
+ */
+int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+			unsigned int nr_parts, struct mp_rift_entry **ep);
+
+/*
+ * Response frames the entries in flight to one destination may expect at
+ * once (1 .. MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS); 0 or -EINVAL.
+ */
+int mp_rift_set_max_parts(struct mp_rift *r, unsigned int max_parts);
+
 /* Cumulative ack to put in every (re)transmission to dst. */
 u16 mp_rift_ack(const struct mp_rift *r, u16 dst);
 
@@ -153,13 +181,15 @@ int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
 /*
  * Find the entry response f answers, and check that it is its answer:
  * mp_rift_match() by tag, SN and source, then the opcode, offset and
- * length of its request (mp_frame_match_response()), and with
+ * length of its request, or of one of its parts for a read in parts
+ * (mp_frame_match_part() with e->stride), and with
  * MP_ETH_F_AUTH the nonce the request carried (e->nonce, the bind word of
  * its trailer), which the response must echo: a response captured a cycle
  * of the 16-bit SNs ago (or more) can match a request in flight now by
  * everything else - the same command to the same segment - but not by
- * its nonce. Nothing changes. 0, or mp_rift_match()'s errors,
- * mp_frame_match_response()'s, -EKEYREJECTED for another nonce.
+ * its nonce. Nothing changes. The index of the part it carries (0 for
+ * a request of one part and for a NAK), or mp_rift_match()'s errors,
+ * mp_frame_match_part()'s, -EKEYREJECTED for another nonce.
  */
 int mp_rift_match_response(struct mp_rift *r, const struct mp_frame *f,
 			   struct mp_rift_entry **ep);
@@ -175,6 +205,14 @@ int mp_rift_match_response(struct mp_rift *r, const struct mp_frame *f,
  */
 void mp_rift_answered(struct mp_rift *r, struct mp_rift_entry *e, u64 now,
 		      bool retx);
+
+/*
+ * Part i (mp_rift_match_response()) of e's answer arrived: 1 when it was
+ * the last one missing (e is complete: free it), 0 when more are due,
+ * -EALREADY for a part received before (a duplicate: ignore it),
+ * -EINVAL for i not below e->nr_parts.
+ */
+int mp_rift_part(struct mp_rift_entry *e, unsigned int i);
 
 /* Release a (completed, failed or aborted) entry; its SN becomes finished. */
 void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e);

@@ -9,7 +9,12 @@
  *    announces lies inside the buffer; so does an ownership command's
  *    offset (a claim's partner) and its verdict (struct mp_eth_own_pair);
  *  - the reply to a valid request encodes, and decodes to a response that
- *    matches the request;
+ *    matches the request; the parts of a read with a stride are valid
+ *    frames, each matches as its own part, and together they cover the
+ *    range exactly;
+ *  - a response completes an entry only once every part it expects was
+ *    taken, each once; the parts expected in flight to a destination
+ *    stay within the RIFT's budget;
  *  - bit 0 of a window bitmap is never left set;
  *  - every request in flight is 1..64 ahead of the ack sent with it;
  *  - a tagged frame's stamp gets the verdict of a plain model of the
@@ -52,6 +57,7 @@ static void check_rift(void)
 {
 	const struct mp_rift_entry *e;
 	unsigned int i, busy = 0;
+	u32 parts[NPEER] = { 0 };
 	u16 span;
 
 	for (i = 0; i < NENT; i++) {
@@ -63,8 +69,15 @@ static void check_rift(void)
 		CHECK(e->dst < NPEER);
 		span = (u16)(e->sn - mp_rift_ack(&s.rift, e->dst));
 		CHECK(span >= 1 && span <= MP_RIFT_WINDOW);
+		CHECK(e->nr_parts >= 1 && e->nr_parts <= MP_ETH_READ_PARTS);
+		CHECK(!(e->parts_done & ~((1U << e->nr_parts) - 1)));
+		CHECK(e->parts_done != (1U << e->nr_parts) - 1);
+		parts[e->dst] += e->nr_parts;
 	}
 	CHECK(busy == s.rift.nr_busy);
+	for (i = 0; i < NPEER; i++)
+		CHECK(parts[i] == s.rift.peer[i].parts &&
+		      parts[i] <= s.rift.max_parts);
 }
 
 /*
@@ -122,6 +135,30 @@ static u64 frame_stamp(const u8 *buf, const struct mp_frame *f)
 			   offsetof(struct mp_eth_auth, stamp));
 }
 
+/*
+ * The parts of read f (valid, with or without a stride): valid frames,
+ * each its own part, covering the range once.
+ */
+static void check_parts(const struct mp_frame *f)
+{
+	u32 i, n = mp_frame_parts(f->len, f->stride);
+	struct mp_frame p;
+	u64 next = f->offset;
+
+	CHECK(n >= 1 && n <= MP_ETH_READ_PARTS);
+	for (i = 0; i < n; i++) {
+		CHECK(mp_frame_read_part(f, i, &p) == 0);
+		CHECK(mp_frame_encode(&p, s.max_payload, s.out,
+				      sizeof(s.out)) == MP_ETH_HDR_LEN);
+		CHECK(p.offset == next && p.sn == f->sn && p.tag == f->tag);
+		CHECK(mp_frame_match_part(&p, f->op, f->offset, f->len,
+					  f->stride) == (int)i);
+		next += p.len;
+	}
+	CHECK(next - f->offset == f->len);
+	CHECK(mp_frame_read_part(f, n, &p) == -EINVAL);
+}
+
 static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
 {
 	struct mp_window *w = &s.win[f->src % NPEER], was;
@@ -164,6 +201,11 @@ static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
 	default:
 		abort();
 	}
+	/* a read is answered in its parts */
+	if (f->op == MP_ETH_OP_READ_REQ && !st) {
+		check_parts(f);
+		return;
+	}
 	CHECK(mp_frame_reply(f, st, &r) == 0);
 	CHECK(mp_frame_encode(&r, s.max_payload, s.out, sizeof(s.out)) ==
 	      MP_ETH_HDR_LEN);
@@ -181,7 +223,7 @@ static void complete(const struct mp_frame *f)
 {
 	struct mp_rift_entry *e;
 	u64 samples, rto;
-	int ret;
+	int ret, part;
 
 	ret = mp_rift_match(&s.rift, f->tag, f->sn, f->src, &e);
 	if (ret) {
@@ -191,18 +233,25 @@ static void complete(const struct mp_frame *f)
 	}
 	CHECK(e->valid && e->dst == f->src && e->sn == f->sn);
 	samples = s.rift.peer[e->dst].samples;
-	ret = mp_frame_match_response(f, e->op, e->offset, e->len);
-	CHECK(ret == 0 || ret == -EPROTO || ret == -EBADMSG);
+	part = mp_frame_match_part(f, e->op, e->offset, e->len, e->stride);
+	CHECK(part >= 0 || part == -EPROTO || part == -EBADMSG);
 	/* Only a response that belongs to the request completes it. */
-	if (ret) {
+	if (part < 0 || part >= e->nr_parts) {
 		CHECK(s.rift.peer[e->dst].samples == samples);
 		return;
 	}
+	CHECK(f->op == MP_ETH_OP_READ_RESP || part == 0);
+	ret = f->op == MP_ETH_OP_NAK ? 1 : mp_rift_part(e, (unsigned int)part);
+	/* a part taken before is ignored, and nothing else changes */
+	if (ret == -EALREADY)
+		return;
+	CHECK(ret == 0 || ret == 1);
 	mp_rift_answered(&s.rift, e, s.now, f->flags & MP_ETH_F_RETX);
 	/* the measured timeout stays within its bounds */
 	rto = mp_rift_peer_rto(&s.rift, e->dst);
 	CHECK(rto >= s.rift.p.rto_min && rto <= s.rift.p.rto_max);
-	mp_rift_free(&s.rift, e);
+	if (ret == 1)
+		mp_rift_free(&s.rift, e);
 }
 
 /*
@@ -257,6 +306,7 @@ static void transmit(struct mp_rift_entry *e, bool retx)
 	struct mp_frame f = {
 		.op = e->op, .src = SELF, .dst = e->dst, .gen = 1,
 		.sn = e->sn, .tag = e->tag, .offset = e->offset, .len = e->len,
+		.stride = (u16)e->stride,
 	}, g;
 
 	if (!s.no_ack) {
@@ -275,17 +325,28 @@ static void send_req(u8 cmd, const u8 *arg, size_t len)
 {
 	struct mp_rift_entry *e;
 	u16 dst = (cmd >> 2) % NPEER;
+	bool write = cmd & 0x40;
+	/* a read in parts: a stride of 1 .. 256, up to 8 of them */
+	u32 stride = !write && (cmd & 0x80) && len >= 2 ?
+		     1 + arg[len - 2] % (s.max_payload < 256 ?
+					 s.max_payload : 256) : 0;
+	u32 rlen = 1 + (len ? arg[len - 1] : 0) % s.max_payload;
 	int ret;
 
-	ret = mp_rift_alloc(&s.rift, dst, s.now, NULL, &e);
+	if (stride)
+		rlen = 1 + (len ? arg[len - 1] : 0) %
+		       (stride * MP_ETH_READ_PARTS);
+	ret = mp_rift_alloc_parts(&s.rift, dst, s.now, NULL,
+				  mp_frame_parts(rlen, stride), &e);
 	if (ret) {
 		CHECK(ret == -EINVAL || ret == -EHOSTUNREACH ||
 		      ret == -EAGAIN || ret == -ENOSPC);
 		return;
 	}
-	e->op = cmd & 0x40 ? MP_ETH_OP_WRITE_REQ : MP_ETH_OP_READ_REQ;
+	e->op = write ? MP_ETH_OP_WRITE_REQ : MP_ETH_OP_READ_REQ;
 	e->offset = len >= 8 ? ((u64)arg[0] << 12 | arg[1]) : 0;
-	e->len = 1 + (len ? arg[len - 1] : 0) % s.max_payload;
+	e->len = rlen;
+	e->stride = stride;
 	if (dst == SELF) {
 		/* Never on the wire: the local device serves it. */
 		mp_rift_free(&s.rift, e);

@@ -24,7 +24,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 enum fuzz_cmd {
 	FUZZ_RX,	/* deliver the bytes as a received frame */
-	FUZZ_SEND,	/* allocate a request in the RIFT and send it */
+	FUZZ_SEND,	/* allocate a request in the RIFT and send it: cmd
+			 * bits 2-3 the destination, bit 6 a write, bit 7 a
+			 * read in parts (stride 1 + arg[len - 2] % 256)
+			 */
 	FUZZ_POLL,	/* run the RIFT timers; cmd bit 2: reset peer
 			 * cmd >> 4 (generation change), bit 3: mark it alive
 			 */

@@ -190,6 +190,39 @@ static void seed_rift(const char *dir, u8 resp_op)
 	emit(dir, name, &sd);
 }
 
+/*
+ * A read in parts (MP_ETH_READ_PARTS): ours of 40 bytes at a stride of 16
+ * answered by parts 1, 1 again, a forged part off the stride, 0 and 2;
+ * then a peer's read in parts served by the window, and its duplicate.
+ */
+static void seed_parts(const char *dir)
+{
+	static const u8 arg[8] = { 0, 0, 0, 0, 0, 0, 15, 39 };
+	struct mp_frame f = {
+		.op = MP_ETH_OP_READ_REQ, .src = SELF, .dst = PEER, .gen = 1,
+		.sn = 0xfff0, .tag = 0, .offset = 0, .len = 40, .stride = 16,
+	}, r;
+	struct seed sd;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.buf[sd.len++] = 0;
+	rec(&sd, (u8)(FUZZ_SEND | PEER << 2 | 0x80), 0, arg, sizeof(arg));
+	mp_frame_read_part(&f, 1, &r);
+	rx(&sd, &r, 0, 0);
+	rx(&sd, &r, 0, 0);			/* a duplicate part */
+	r.offset++;
+	rx(&sd, &r, 0, 0);			/* off the stride */
+	mp_frame_read_part(&f, 0, &r);
+	rx(&sd, &r, 0, 0);
+	mp_frame_read_part(&f, 2, &r);
+	rx(&sd, &r, 0, 0);			/* complete */
+	f = request(MP_ETH_OP_READ_REQ, 30, 29, 40);
+	f.stride = 16;
+	rx(&sd, &f, 0, 0);
+	rx(&sd, &f, 0, 0);			/* DUP: read again */
+	emit(dir, "parts", &sd);
+}
+
 /* Header @f and discovery payload @d into @frame (room for both). */
 static void discover_frame(const struct mp_frame *f,
 			   const struct mp_discover *d, u8 *frame, size_t size)
@@ -285,5 +318,6 @@ int main(int argc, char **argv)
 	seed_discover(argv[1]);
 	seed_stamps(argv[1]);
 	seed_own(argv[1]);
+	seed_parts(argv[1]);
 	return 0;
 }

@@ -57,6 +57,7 @@ static void assert_same(const struct mp_frame *a, const struct mp_frame *b)
 	assert_true(a->offset == b->offset);
 	assert_int_equal(a->len, b->len);
 	assert_int_equal(a->status, b->status);
+	assert_int_equal(a->stride, b->stride);
 }
 
 /* The exact bytes on the wire, field by field (the ABI). */
@@ -209,7 +210,13 @@ static void test_header_rejects(void **state)
 	/* F_AUTH without the trailer it announces: truncated */
 	assert_int_equal(decode_mut(&f, 2, 0x80), -EBADMSG);
 	assert_int_equal(decode_mut(&f, 3, 0x06), -EPROTO);	/* unknown */
+	/* a READ_REQ's status word is its stride: 1 byte is too small */
+	assert_int_equal(decode_mut(&f, 29, 1), -EMSGSIZE);
+	assert_int_equal(decode_mut(&f, 29, 8), 0);	/* 8 parts of 8 */
+	/* any other request's status must be 0 */
+	f = req(MP_ETH_OP_OWN_REQ, MP_ETH_OWN_LEN);
 	assert_int_equal(decode_mut(&f, 29, 1), -EPROTO);	/* status */
+	f = req(MP_ETH_OP_READ_REQ, 64);
 	/* READ_REQ -> WRITE_REQ without the payload: truncated. */
 	assert_int_equal(decode_mut(&f, 1, MP_ETH_OP_WRITE_REQ), -EBADMSG);
 	/* READ_REQ -> READ_RESP: flags and ack must be clear. */
@@ -368,6 +375,137 @@ static void test_reply_and_match(void **state)
 	assert_true(mp_frame_op_is_response(MP_ETH_OP_NAK));
 	assert_true(mp_frame_op_is_control(MP_ETH_OP_DISCOVER_ACK));
 	assert_false(mp_frame_op_is_control(MP_ETH_OP_WRITE_ACK));
+}
+
+/*
+ * A read in parts: the stride travels in the READ_REQ's status word, the
+ * request may ask for MP_ETH_READ_PARTS strides, each part echoes the
+ * request but for its own offset and len, and a part matches only at a
+ * multiple of the stride inside the range with that part's len.
+ */
+static void test_read_parts(void **state)
+{
+	struct mp_frame f = req(MP_ETH_OP_READ_REQ, 4096), g, p;
+	u8 buf[MP_ETH_HDR_LEN + 64];
+	u32 i, sum = 0;
+
+	assert_int_equal(mp_frame_parts(4096, 0), 1);
+	assert_int_equal(mp_frame_parts(4096, 4096), 1);
+	assert_int_equal(mp_frame_parts(4096, 8192), 1);
+	assert_int_equal(mp_frame_parts(4096, MTU_PAYLOAD), 3);
+	assert_int_equal(mp_frame_parts(2 * MTU_PAYLOAD, MTU_PAYLOAD), 2);
+	assert_int_equal(mp_frame_parts(2 * MTU_PAYLOAD + 1, MTU_PAYLOAD), 3);
+
+	/* without a stride a read is one frame, as before */
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EMSGSIZE);
+	f.stride = MTU_PAYLOAD;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.len = MP_ETH_READ_PARTS * MTU_PAYLOAD;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	f.len++;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EMSGSIZE);
+	/* a stride no frame of this link can carry */
+	f.len = 4096;
+	f.stride = MTU_PAYLOAD + 1;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EMSGSIZE);
+	/* a stride on anything but a READ_REQ */
+	g = req(MP_ETH_OP_WRITE_REQ, 16);
+	g.stride = 16;
+	assert_int_equal(mp_frame_check(&g, MTU_PAYLOAD), -EPROTO);
+
+	/* the stride crosses the wire in the status word, status stays 0 */
+	f.stride = MTU_PAYLOAD;
+	assert_int_equal(mp_frame_encode(&f, MTU_PAYLOAD, buf, sizeof(buf)),
+			 MP_ETH_HDR_LEN);
+	assert_int_equal(buf[28], MTU_PAYLOAD >> 8);
+	assert_int_equal(buf[29], MTU_PAYLOAD & 0xff);
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN, MTU_PAYLOAD, &g),
+			 0);
+	assert_int_equal(g.stride, MTU_PAYLOAD);
+	assert_int_equal(g.status, 0);
+	/* a receiver with smaller frames refuses it */
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN, 1280, &g),
+			 -EMSGSIZE);
+
+	/* its parts: 1468 + 1468 + 1160, each echoing all but offset/len */
+	f.flags |= MP_ETH_F_RETX;
+	f.bind = 0xfeedbeef;
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(mp_frame_read_part(&f, i, &p), 0);
+		assert_int_equal(p.op, MP_ETH_OP_READ_RESP);
+		assert_int_equal(p.flags, MP_ETH_F_RETX);
+		assert_int_equal(p.src, f.dst);
+		assert_int_equal(p.dst, f.src);
+		assert_int_equal(p.gen, f.gen);
+		assert_int_equal(p.sn, f.sn);
+		assert_int_equal(p.tag, f.tag);
+		assert_int_equal(p.bind, f.bind);
+		assert_int_equal(p.stride, 0);
+		assert_true(p.offset == f.offset + i * MTU_PAYLOAD);
+		assert_int_equal(p.len, i < 2 ? MTU_PAYLOAD : 4096 - 2 * MTU_PAYLOAD);
+		assert_int_equal(mp_frame_check(&p, MTU_PAYLOAD), 0);
+		assert_int_equal(mp_frame_match_part(&p, f.op, f.offset, f.len,
+						     f.stride), (int)i);
+		sum += p.len;
+	}
+	assert_int_equal(sum, 4096);
+	assert_int_equal(mp_frame_read_part(&f, 3, &p), -EINVAL);
+	g = req(MP_ETH_OP_WRITE_REQ, 16);
+	assert_int_equal(mp_frame_read_part(&g, 0, &p), -EINVAL);
+
+	/* forged parts: off the stride, outside the range, wrong len */
+	assert_int_equal(mp_frame_read_part(&f, 1, &p), 0);
+	g = p;
+	g.offset++;
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), -EBADMSG);
+	g = p;
+	g.offset = f.offset - MTU_PAYLOAD;
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), -EBADMSG);
+	g = p;
+	g.offset = f.offset + 3 * MTU_PAYLOAD;
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), -EBADMSG);
+	g = p;
+	g.len--;
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), -EBADMSG);
+	assert_int_equal(mp_frame_read_part(&f, 2, &p), 0);
+	g = p;
+	g.len = MTU_PAYLOAD;	/* the last part is shorter */
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), -EBADMSG);
+	/* the whole range in one frame is not one of the parts */
+	assert_int_equal(mp_frame_reply(&f, 0, &g), 0);
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), -EBADMSG);
+	/* a part answers a read only */
+	assert_int_equal(mp_frame_match_part(&p, MP_ETH_OP_WRITE_REQ, f.offset,
+					     f.len, 0), -EPROTO);
+	/* a NAK answers the whole request, echoing its range */
+	assert_int_equal(mp_frame_reply(&f, -EACCES, &g), 0);
+	assert_true(g.offset == f.offset && g.len == f.len);
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), 0);
+	g.len = MTU_PAYLOAD;
+	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
+					     f.stride), -EBADMSG);
+
+	/* a stride at least len: one part, the whole range */
+	f.len = 1000;
+	assert_int_equal(mp_frame_read_part(&f, 0, &p), 0);
+	assert_true(p.offset == f.offset && p.len == 1000);
+	assert_int_equal(mp_frame_match_part(&p, f.op, f.offset, f.len,
+					     f.stride), 0);
+	/* and a part of the largest request of the largest stride */
+	f.stride = 0xffff;
+	f.len = MP_ETH_READ_PARTS * 0xffffU;
+	assert_int_equal(mp_frame_check(&f, 0xffff), 0);
+	assert_int_equal(mp_frame_read_part(&f, MP_ETH_READ_PARTS - 1, &p), 0);
+	assert_int_equal(p.len, 0xffff);
+	assert_int_equal(mp_frame_match_part(&p, f.op, f.offset, f.len,
+					     f.stride), MP_ETH_READ_PARTS - 1);
 }
 
 static void test_discover(void **state)
@@ -742,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_header_rejects),
 		cmocka_unit_test(test_field_rules),
 		cmocka_unit_test(test_reply_and_match),
+		cmocka_unit_test(test_read_parts),
 		cmocka_unit_test(test_discover),
 		cmocka_unit_test(test_auth_trailer),
 		cmocka_unit_test(test_auth_bind),

@@ -641,6 +641,109 @@ static void test_base_1024(void **state)
 	assert_false(mp_rift_peer_unreachable(&r[1000], 1000));
 }
 
+/* A READ_REQ of len bytes in parts of stride, from device 0 to dst. */
+static struct mp_frame read_req(const struct mp_rift_entry *e, u32 len,
+				u32 stride)
+{
+	struct mp_frame f = {
+		.op = MP_ETH_OP_READ_REQ, .flags = MP_ETH_F_ACK, .src = 0,
+		.dst = e->dst, .sn = e->sn, .tag = e->tag, .ack = (u16)(e->sn - 1),
+		.offset = e->offset, .len = len, .stride = (u16)stride,
+		.bind = e->nonce,
+	};
+	return f;
+}
+
+/*
+ * A read in parts: the parts it expects count against the destination's
+ * budget (64 response frames by default), its parts match by index, each
+ * is taken once, and the entry is complete with the last one missing.
+ */
+static void test_parts(void **state)
+{
+	struct mp_rift *r = setup(MP_RIFT_DEFAULT_ENTRIES, 100);
+	struct mp_rift_entry *e[8], *x;
+	struct mp_frame req, p;
+	unsigned int i;
+
+	assert_int_equal(r->max_parts, MP_RIFT_MAX_PARTS);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 0, &x), -EINVAL);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL,
+					     MP_ETH_READ_PARTS + 1, &x),
+			 -EINVAL);
+	/* 8 reads of 8 parts: 64 frames; no room for one more frame */
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 8, &e[i]),
+				 0);
+		assert_int_equal(e[i]->nr_parts, 8);
+		assert_int_equal(e[i]->parts_done, 0);
+	}
+	assert_int_equal(mp_rift_alloc(r, 1, 0, NULL, &x), -EAGAIN);
+	/* another destination has a budget of its own */
+	assert_int_equal(mp_rift_alloc_parts(r, 2, 0, NULL, 8, &x), 0);
+	mp_rift_free(r, x);
+	/* a completion gives its parts back */
+	mp_rift_free(r, e[7]);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 3, &e[7]), 0);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 6, &x), -EAGAIN);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 5, &x), 0);
+	mp_rift_free(r, x);
+	assert_int_equal(mp_rift_set_max_parts(r, 0), -EINVAL);
+	assert_int_equal(mp_rift_set_max_parts(r, 128), 0);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 8, &x), 0);
+	mp_rift_free(r, x);
+
+	/* e[7]: 4096 bytes in parts of 1468 */
+	x = e[7];
+	x->op = MP_ETH_OP_READ_REQ;
+	x->offset = 0x40000;
+	x->len = 4096;
+	x->stride = 1468;
+	x->nonce = 0x5eed;
+	req = read_req(x, 4096, 1468);
+	for (i = 0; i < 3; i++) {
+		struct mp_rift_entry *m = NULL;
+
+		assert_int_equal(mp_frame_read_part(&req, i, &p), 0);
+		assert_int_equal(mp_rift_match_response(r, &p, &m), (int)i);
+		assert_ptr_equal(m, x);
+	}
+	/* part 1, then part 1 again (a duplicate), then 2 and 0 */
+	assert_int_equal(mp_rift_part(x, 1), 0);
+	assert_int_equal(mp_rift_part(x, 1), -EALREADY);
+	assert_int_equal(mp_rift_part(x, 2), 0);
+	assert_int_equal(mp_rift_part(x, 3), -EINVAL);
+	assert_int_equal(mp_rift_part(x, 0), 1);
+	assert_int_equal(mp_rift_part(x, 0), -EALREADY);
+
+	/* forged parts: off the stride, wrong len, another nonce */
+	assert_int_equal(mp_frame_read_part(&req, 1, &p), 0);
+	p.offset += 4;
+	assert_int_equal(mp_rift_match_response(r, &p, &x), -EBADMSG);
+	assert_int_equal(mp_frame_read_part(&req, 2, &p), 0);
+	p.len = 1468;
+	assert_int_equal(mp_rift_match_response(r, &p, &x), -EBADMSG);
+	assert_int_equal(mp_frame_read_part(&req, 2, &p), 0);
+	p.flags |= MP_ETH_F_AUTH;
+	p.bind++;
+	assert_int_equal(mp_rift_match_response(r, &p, &x), -EKEYREJECTED);
+	/* more parts than the entry was allocated for */
+	e[6]->op = MP_ETH_OP_READ_REQ;
+	e[6]->len = 4096;
+	e[6]->stride = 512;
+	e[6]->nr_parts = 7;	/* as if allocated for fewer than 8 */
+	req = read_req(e[6], 4096, 512);
+	assert_int_equal(mp_frame_read_part(&req, 7, &p), 0);
+	assert_int_equal(mp_rift_match_response(r, &p, &x), -EBADMSG);
+	e[6]->nr_parts = 8;
+
+	/* free: all the budget comes back */
+	for (i = 0; i < 8; i++)
+		mp_rift_free(r, e[i]);
+	assert_int_equal(r->peer[1].parts, 0);
+	assert_int_equal(r->nr_busy, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +754,7 @@ int main(void)
 		cmocka_unit_test(test_window_limit),
 		cmocka_unit_test(test_wraparound),
 		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_backoff_and_failure),
 		cmocka_unit_test(test_rtt_estimator),
 		cmocka_unit_test(test_which_copy),

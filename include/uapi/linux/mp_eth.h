@@ -45,6 +45,16 @@
  */
 #define MP_ETH_WINDOW		64
 
+/*
+ * Multi-part reads: a READ_REQ whose status word is a stride S (not 0) asks
+ * for len <= MP_ETH_READ_PARTS * S bytes, answered by ceil(len / S)
+ * READ_RESP frames, part i carrying bytes [i * S, min((i + 1) * S, len))
+ * of the range at its own offset and len. A stride of 0 asks for one
+ * frame (len <= max_payload). A pool runs one release of the protocol:
+ * there is no version negotiation.
+ */
+#define MP_ETH_READ_PARTS	8
+
 /* Device id meaning "any/unknown" (broadcast discovery, not yet ranked). */
 #define MP_ETH_DEV_ANY		0xffff
 /* struct mp_eth_own owner: a device that is not in the pool now */
@@ -104,7 +114,8 @@ enum mp_eth_op {
  * tag      RIFT index at the requester; responses echo it.
  * offset   byte offset in the target device's pool DRAM; responses echo it.
  * len      bytes to read or write; responses echo it.
- * status   0, or in a NAK a negative errno (two's complement).
+ * status   0, or in a NAK a negative errno (two's complement); in a
+ *          READ_REQ the part stride (MP_ETH_READ_PARTS), 0 for one part.
  * ack      requests with MP_ETH_F_ACK: every sequence number up to and
  *          including ack is finished at the requester (answered or given
  *          up), and 1 <= sn - ack <= MP_ETH_WINDOW. Otherwise zero.
