@@ -358,15 +358,19 @@ void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x);
 void mpe_wait_credit(struct mpe_rq *q, u64 credit);
 
 /* requester.c */
-int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);
-void mpe_rq_exit(struct mpe_rq *q);
-u32 mpe_rift_entries(struct mpe *m);
 struct mp_own_info;
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
 int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
 		   struct iov_iter *from, int *res);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);
+void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e, int err);
+enum hrtimer_restart mpe_timer_fn(struct hrtimer *t);
+
+/* rq.c */
+int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);
+void mpe_rq_exit(struct mpe_rq *q);
+u32 mpe_rift_entries(struct mpe *m);
 void mpe_transport_reset(struct mpe *m, int err);
 
 /* discovery.c */

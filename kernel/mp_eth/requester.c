@@ -3,16 +3,22 @@
  * mp_eth: the requester - transfers split into frames, the RIFT, the
  * retransmission timer.
  *
- * mpe_xfer() cuts a transfer into frames of at most max_payload bytes and
- * keeps as many in flight as the destination's RIFT allows (64 sequence
- * numbers past its cumulative ack; each destination has a RIFT, a lock
- * and a timer of its own, so requests to different devices share no
- * lock), sent in
+ * mpe_xfer() cuts a transfer into requests: a write of at most max_payload
+ * bytes, a read of up to MP_ETH_READ_PARTS times that, answered in parts
+ * of max_payload (the stride it sends). It keeps as many in flight as the
+ * destination's RIFT allows (64 sequence numbers past its cumulative ack,
+ * and 64 response frames expected: a read counts each of its parts, so
+ * that a burst of them fits the receive ring; each destination has a
+ * RIFT, a lock and a timer of its own, so requests to different devices
+ * share no lock), sent in
  * batches of up to MPE_TX_BATCH (one doorbell each, tx.c). The caller's
  * data is a kernel iterator: a write's bytes are copied from it straight
  * into each frame, a read's from each response straight into it, in the
  * receive path (skb_copy_datagram_iter(): the response need not be
- * linear), so every byte is copied once on this side. A finished frame
+ * linear), so every byte is copied once on this side. A read is finished
+ * when each of its parts arrived once: a part seen before (a
+ * retransmission's answer, a duplicate) is counted as stale and not
+ * copied again. A finished frame
  * wakes only its own issuer, and only when its transfer is complete; a
  * finished frame's credit wakes issuers that wait for room in its RIFT,
  * if any. Issuers poll for poll_us since the last frame that finished
@@ -28,7 +34,6 @@
 #include <linux/ktime.h>
 #include <linux/random.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/cmm_mp.h>
 #include <linux/cmm_mp_backend.h>
@@ -87,6 +92,7 @@ static void mpe_header(struct mpe_rq *q, const struct mp_rift_entry *e,
 	f->ack = mp_rift_ack(&q->rift, e->dst);
 	f->offset = e->offset;
 	f->len = e->len;
+	f->stride = e->op == MP_ETH_OP_READ_REQ ? e->stride : 0;
 	f->bind = e->nonce;
 }
 
@@ -109,8 +115,7 @@ static void mpe_timer_arm(struct mpe_rq *q)
  * transfer's own issuer is woken, once its last frame finished; it takes
  * q->lock before it returns, so x stays valid until the unlock.
  */
-static void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e,
-			   int err)
+void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e, int err)
 {
 	struct mpe_xfer *x = e->ctx;
 
@@ -154,7 +159,7 @@ static struct sk_buff *mpe_retx_frame(struct mpe_rq *q,
 	return skb;
 }
 
-static enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
+enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 {
 	struct mpe_rq *q = container_of(t, struct mpe_rq, timer);
 	struct mpe *m = q->m;
@@ -213,7 +218,7 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 	struct iov_iter src = *iter;
 	struct mp_rift_entry *e;
 	struct sk_buff_head tx;
-	u32 issued = 0, chunk = 0;
+	u32 issued = 0, chunk = 0, stride, parts = 1;
 	struct mpe_peer *peer;
 	u8 op = x->op;
 	u16 dst = x->dst, self, nr_devs;
@@ -269,9 +274,16 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 	x->q = q;
 	init_waitqueue_head(&x->wq);
 	__skb_queue_head_init(&tx);
+	/* the stride of a read's parts: one frame's payload, as it fits 16 bits */
+	stride = min_t(u32, mpe_max_payload(m), U16_MAX);
 	while (issued < len) {
 		if (!skb) {
-			chunk = min_t(u32, len - issued, mpe_max_payload(m));
+			chunk = min_t(u32, len - issued, stride);
+			if (op == MP_ETH_OP_READ_REQ) {
+				chunk = min_t(u32, len - issued,
+					      stride * MP_ETH_READ_PARTS);
+				parts = mp_frame_parts(chunk, stride);
+			}
 			skb = mpe_frame_alloc(m, op == MP_ETH_OP_WRITE_REQ ?
 					      chunk : 0, GFP_KERNEL);
 			if (!skb) {
@@ -291,7 +303,8 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 			break;
 		}
 		credit = q->credit;
-		ret = mp_rift_alloc(&q->rift, dst, ktime_get_ns(), x, &e);
+		ret = mp_rift_alloc_parts(&q->rift, dst, ktime_get_ns(), x,
+					  parts, &e);
 		if (ret == -EAGAIN || ret == -ENOSPC) {
 			spin_unlock_bh(&q->lock);
 			/* what is built goes out before we wait for room */
@@ -309,6 +322,7 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 		e->op = op;
 		e->offset = x->offset + issued;
 		e->len = chunk;
+		e->stride = op == MP_ETH_OP_READ_REQ ? stride : 0;
 		e->nonce = get_random_u32();
 		mpe_header(q, e, false, &f);
 		x->outstanding++;
@@ -432,7 +446,8 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	struct mp_rift_entry *e;
 	struct mpe_rq *q;
 	struct mpe_xfer *x;
-	int ret = 0;
+	bool first;
+	int part, ret = 0;
 
 	if (!p)
 		return;	/* cannot be: the caller found its sender */
@@ -442,125 +457,47 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	st->rx++;
 	/*
 	 * Under a key the response must carry the nonce of the request in
-	 * flight: one captured in an earlier cycle of the SNs answers nothing
+	 * flight: one captured in an earlier cycle of the SNs answers
+	 * nothing. A read's part must be one of its parts (offset, len).
 	 */
-	if (mp_rift_match_response(&q->rift, f, &e)) {
+	part = mp_rift_match_response(&q->rift, f, &e);
+	if (part < 0) {
 		st->stale_responses++;
 		goto out;
 	}
-	mp_rift_answered(&q->rift, e, ktime_get_ns(), f->flags & MP_ETH_F_RETX);
 	x = e->ctx;
 	if (f->op == MP_ETH_OP_NAK) {
+		mp_rift_answered(&q->rift, e, ktime_get_ns(),
+				 f->flags & MP_ETH_F_RETX);
 		st->naks++;
 		if (f->status == -EACCES)
 			st->refused++;
 		mpe_entry_done(q, e, mp_frame_nak_errno(f->status));
 		goto out;
 	}
+	/* a part that arrived before is not copied again */
+	first = !e->parts_done;
+	part = mp_rift_part(e, part);
+	if (part < 0) {
+		st->stale_responses++;
+		goto out;
+	}
+	/* the round trip: request to first part */
+	if (first)
+		mp_rift_answered(&q->rift, e, ktime_get_ns(),
+				 f->flags & MP_ETH_F_RETX);
 	if (f->op == MP_ETH_OP_READ_RESP || f->op == MP_ETH_OP_OWN_RESP) {
 		struct iov_iter it;
 
-		mpe_xfer_iter(x, e->offset, &it);
-		ret = skb_copy_datagram_iter(skb, MP_ETH_HDR_LEN, &it, e->len);
-		atomic64_add(e->len, &m->dp.copied_bytes);
+		mpe_xfer_iter(x, f->offset, &it);
+		ret = skb_copy_datagram_iter(skb, MP_ETH_HDR_LEN, &it, f->len);
+		atomic64_add(f->len, &m->dp.copied_bytes);
 	}
-	mpe_entry_done(q, e, ret ? -EFAULT : 0);
+	if (ret)
+		mpe_entry_done(q, e, -EFAULT);
+	else if (part)
+		mpe_entry_done(q, e, 0);
 	mpe_timer_arm(q);
 out:
 	spin_unlock(&q->lock);
-}
-
-/**
- * mpe_transport_reset() - forget every peer's sequence state
- * @m: the transport
- * @err: what the requests in flight fail with
- *
- * For a new generation (discovery.c), once the data path is closed: every
- * request in flight fails, every destination starts again from a random
- * sequence number and every receive window waits to sync on its peer's
- * first request.
- */
-void mpe_transport_reset(struct mpe *m, int err)
-{
-	struct mp_rift_entry *e;
-	unsigned int pos, i;
-
-	for (i = 0; i < m->cfg.max_devs; i++) {
-		struct mpe_peer *p = mpe_peer(m, i);
-		struct mpe_rq *q;
-
-		if (!p)
-			continue;
-		q = &p->req;
-		pos = 0;
-		spin_lock_bh(&q->lock);
-		while ((e = mp_rift_next_busy(&q->rift, &pos)))
-			mpe_entry_done(q, e, err);
-		mp_rift_peer_reset(&q->rift, i, get_random_u16());
-		spin_unlock_bh(&q->lock);
-	}
-	for (i = 0; i < m->cfg.max_devs; i++) {
-		struct mpe_peer *p = mpe_peer(m, i);
-
-		if (!p)
-			continue;
-		spin_lock_bh(&p->lock);
-		mp_window_reset(&p->win);
-		p->win_skipped = p->win.skipped;
-		spin_unlock_bh(&p->lock);
-	}
-}
-
-/* Entries of each destination's RIFT: its window is all it can use. */
-u32 mpe_rift_entries(struct mpe *m)
-{
-	return min_t(u32, m->cfg.entries, MP_RIFT_WINDOW);
-}
-
-/**
- * mpe_rq_init() - the requester's state towards @dst
- * @m: the transport
- * @q: in a new peer (peers.c), zeroed
- * @dst: its device id
- *
- * One RIFT per destination, each under its own lock with its own timer:
- * nothing global on the path of a request. Its one destination slot is
- * @dst's. Return: 0 or -ENOMEM.
- */
-int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst)
-{
-	unsigned int n = mpe_rift_entries(m);
-	int ret;
-
-	spin_lock_init(&q->lock);
-	init_waitqueue_head(&q->wq);
-	hrtimer_init(&q->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	q->timer.function = mpe_timer_fn;
-	q->m = m;
-	q->dst = dst;
-	q->ent = kcalloc(n, sizeof(*q->ent), GFP_KERNEL);
-	q->rpeer = kcalloc(1, sizeof(*q->rpeer), GFP_KERNEL);
-	ret = q->ent && q->rpeer ? 0 : -ENOMEM;
-	if (!ret)
-		ret = mp_rift_init(&q->rift, &m->cfg.rift, q->ent, n, q->rpeer,
-				   1, m->cfg.start_sn);
-	if (ret) {
-		kfree(q->ent);
-		kfree(q->rpeer);
-		return ret;
-	}
-	mp_rift_set_base(&q->rift, dst);
-	return 0;
-}
-
-/*
- * Unload: no transfer can be running (the test device and the backend
- * slot are gone): stop the timer and release the table.
- */
-void mpe_rq_exit(struct mpe_rq *q)
-{
-	hrtimer_cancel(&q->timer);
-	WARN_ON_ONCE(q->rift.nr_busy);
-	kfree(q->ent);
-	kfree(q->rpeer);
 }

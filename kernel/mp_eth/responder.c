@@ -9,8 +9,10 @@
  * twice, an ownership command never arbitrated twice (its verdict is what
  * is cached); a read is read again (idempotent). BUSY, OLD and BEYOND are
  * dropped. Each frame is copied once, between the frame and the DRAM,
- * under the pool device's mem_lock (mp_local_read(), mp_local_access()),
- * so it is atomic.
+ * under the pool device's mem_lock (mp_local_access()), so it is atomic;
+ * a read in parts (MP_ETH_READ_PARTS) is read at once into all of its
+ * parts' frames, which go out with the other responses of the receive
+ * pass as one batch (mpe_frame_defer()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -79,20 +81,77 @@ static int mpe_copy_from_frame(void *arg, void *dram, u32 len)
 	return skb_copy_bits(arg, MP_ETH_HDR_LEN, dram, len);
 }
 
+/* A read's bytes, straight from the DRAM into the frames of its parts. */
+static int mpe_copy_to_parts(void *arg, void *dram, u32 len)
+{
+	struct sk_buff_head *parts = arg;
+	struct sk_buff *skb;
+	u32 done = 0, n;
+
+	skb_queue_walk(parts, skb) {
+		n = skb->len - MP_ETH_HDR_LEN;
+		memcpy(mpe_frame_payload(skb), dram + done, n);
+		done += n;
+	}
+	return done == len ? 0 : -EINVAL;
+}
+
+/*
+ * Read request @f: a frame per part on @out, filled from the DRAM at once
+ * when @execute. A stride whose frames, signed, the port cannot carry is
+ * refused (-EINVAL). Returns the status; an error leaves one frame, for
+ * the NAK.
+ */
+static int mpe_exec_read(struct mpe *m, const struct mp_frame *f, u64 chip,
+			 bool execute, int *cached, struct sk_buff_head *out)
+{
+	u32 i, n = mp_frame_parts(f->len, f->stride), skip = 0, len;
+	struct sk_buff *skb;
+
+	for (i = 0; i < n; i++, skip += len) {
+		len = n == 1 ? f->len : min(f->len - skip, (u32)f->stride);
+		skb = mpe_frame_alloc(m, len, GFP_ATOMIC);
+		if (!skb) {
+			__skb_queue_purge(out);
+			return -ENOMEM;
+		}
+		__skb_queue_tail(out, skb);
+	}
+	if (execute && f->stride &&
+	    f->stride + mpe_auth_overhead(m) > mpe_rx_payload(m))
+		*cached = -EINVAL;
+	else if (execute)
+		*cached = mp_local_access(chip, f->offset, f->len, false,
+					  mpe_copy_to_parts, out);
+	if (!*cached) {
+		atomic64_add(f->len, &m->dp.copied_bytes);
+		return 0;
+	}
+	while (skb_queue_len(out) > 1)
+		kfree_skb(__skb_dequeue_tail(out));
+	skb_trim(skb_peek(out), MP_ETH_HDR_LEN);
+	return *cached;
+}
+
 /*
  * Execute request @f from chip @chip if @execute, else answer it from
- * *@cached (what its first execution left in the window's cache). Returns
- * the frame for its response (payload filled for a read), or NULL without
- * memory; *@status is the response's status, *@cached what to cache. A
- * write is applied even without memory: its retransmission is answered
- * from the cache. A read that found no memory has no effect.
+ * *@cached (what its first execution left in the window's cache). Puts
+ * the frames of its response on @out (payload filled for a read: one per
+ * part), none without memory; *@status is the response's status,
+ * *@cached what to cache. A write is applied even without memory: its
+ * retransmission is answered from the cache. A read that found no memory
+ * has no effect.
  */
-static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
-				const struct mp_frame *f, u64 chip, bool execute,
-				int *cached, int *status)
+static void mpe_exec(struct mpe *m, const struct sk_buff *req,
+		     const struct mp_frame *f, u64 chip, bool execute,
+		     int *cached, int *status, struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
 
+	if (f->op == MP_ETH_OP_READ_REQ) {
+		*status = mpe_exec_read(m, f, chip, execute, cached, out);
+		return;
+	}
 	if (f->op == MP_ETH_OP_WRITE_REQ) {
 		if (execute) {
 			*cached = mp_local_access(chip, f->offset, f->len, true,
@@ -102,25 +161,18 @@ static struct sk_buff *mpe_exec(struct mpe *m, const struct sk_buff *req,
 				atomic64_add(f->len, &m->dp.copied_bytes);
 		}
 		*status = *cached;
-		return mpe_frame_alloc(m, 0, GFP_ATOMIC);
-	}
-	skb = mpe_frame_alloc(m, f->len, GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	if (f->op == MP_ETH_OP_OWN_REQ) {
+		skb = mpe_frame_alloc(m, 0, GFP_ATOMIC);
+	} else {
+		skb = mpe_frame_alloc(m, f->len, GFP_ATOMIC);
+		if (!skb)
+			return;
 		*status = mpe_own_exec(f, chip, execute, cached,
 				       mpe_frame_payload(skb));
-	} else {
-		if (execute)
-			*cached = mp_local_read(chip, f->offset,
-						mpe_frame_payload(skb), f->len);
-		*status = *cached;
-		if (!*status)
-			atomic64_add(f->len, &m->dp.copied_bytes);
+		if (*status)
+			skb_trim(skb, MP_ETH_HDR_LEN);
 	}
-	if (*status)
-		skb_trim(skb, MP_ETH_HDR_LEN);
-	return skb;
+	if (skb)
+		__skb_queue_tail(out, skb);
 }
 
 /**
@@ -137,13 +189,16 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 {
 	struct mpe_peer *p = mpe_peer(m, f->src);
 	int ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
-	struct sk_buff *out = NULL;
 	enum mp_window_verdict v;
+	struct sk_buff_head out;
+	struct sk_buff *skb_r;
 	struct mp_frame r;
 	int status = 0, cached = 0;
+	u32 i = 0;
 
 	if (!p)
 		return;	/* cannot be: the caller found its sender */
+	__skb_queue_head_init(&out);
 	spin_lock(&p->lock);
 	p->rs.rx++;
 	v = mp_window_check_stamped(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
@@ -155,7 +210,7 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		p->rs.resyncs++;
 		fallthrough;
 	case MP_WIN_NEW:
-		out = mpe_exec(m, skb, f, chip, true, &cached, &status);
+		mpe_exec(m, skb, f, chip, true, &cached, &status, &out);
 		if (status == -EACCES)
 			p->rs.refused++;
 		/* -ENOENT: the slot was reused meanwhile; send it uncached */
@@ -167,9 +222,8 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		 * a read is read again; a write and an ownership command are
 		 * answered from the cache
 		 */
-		out = mpe_exec(m, skb, f, chip,
-			       f->op == MP_ETH_OP_READ_REQ && !cached, &cached,
-			       &status);
+		mpe_exec(m, skb, f, chip, f->op == MP_ETH_OP_READ_REQ && !cached,
+			 &cached, &status, &out);
 		break;
 	case MP_WIN_BUSY:
 		p->rs.duplicates++;
@@ -183,17 +237,20 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		p->rs.out_of_window++;
 		break;
 	}
-	if (out && mp_frame_reply(f, status, &r)) {
-		kfree_skb(out);
-		out = NULL;
-	}
-	if (out)
-		p->rs.tx++;
+	if (!skb_queue_empty(&out) && mp_frame_reply(f, status, &r))
+		__skb_queue_purge(&out);
+	p->rs.tx += skb_queue_len(&out);
 	spin_unlock(&p->lock);
 
-	/* with the other responses of this receive pass: one doorbell */
-	if (out)
-		mpe_frame_defer(m, out, &r);
+	/*
+	 * with the other responses of this receive pass: one doorbell; a
+	 * read's parts each with its own offset and len
+	 */
+	while ((skb_r = __skb_dequeue(&out))) {
+		if (r.op == MP_ETH_OP_READ_RESP)
+			mp_frame_read_part(f, i++, &r);
+		mpe_frame_defer(m, skb_r, &r);
+	}
 }
 
 /* A new peer's receive window (peers.c): waits to sync on its first SN. */
