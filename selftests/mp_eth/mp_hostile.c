@@ -38,6 +38,13 @@
  *	sequence numbers, half with a made-up authentication trailer; prints
  *	what TARGET answered to OWNER's MAC (seen on a hub). Without a pool
  *	key this succeeds: it is the attack the key is for
+ *   mp_hostile [-i IFACE] parts SECS
+ *	on a member, for SECS seconds or until SIGTERM: answer every read in
+ *	parts (a READ_REQ with a stride) sent to us with a forged part, its
+ *	first part's len at an offset one byte past the request's (off the
+ *	stride), straight to the port (PACKET_QDISC_BYPASS: ahead of our
+ *	module's own parts when a qdisc such as netem delays those); prints
+ *	"forged N"
  *   mp_hostile [-i IFACE] sig send TOKEN [SECS [NACKS]]
  *   mp_hostile [-i IFACE] sig wait TOKEN [SECS]
  *	a rendezvous between guests that does not need our modules:
@@ -806,6 +813,58 @@ static int cmd_capture(const char *file, double secs, unsigned long max)
 	return 0;
 }
 
+/* ---- parts: forged parts of reads in parts, from a member's own MAC */
+
+static int cmd_parts(double secs)
+{
+	uint64_t end = now_ns() + (uint64_t)(secs * 1e9);
+	unsigned char f[MAX_FRAME], out[MAX_FRAME];
+	struct sigaction sa = { .sa_handler = on_term };
+	unsigned long forged = 0;
+	const unsigned char *t;
+	uint16_t stride;
+	struct hdr h;
+	int one = 1;
+	ssize_t len;
+	size_t n;
+
+	if (setsockopt(sock, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+		       sizeof(one)) < 0)
+		die("PACKET_QDISC_BYPASS");
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop && now_ns() < end) {
+		len = recv_frame(f, sizeof(f), 100);
+		t = f + ETH_HLEN;
+		if (len < ETH_HLEN + MP_ETH_HDR_LEN ||
+		    memcmp(f, own_mac, ETH_ALEN) || etype_of(f) != etype_data ||
+		    t[0] != MP_ETH_VERSION || t[1] != MP_ETH_OP_READ_REQ)
+			continue;
+		/* a READ_REQ's status word is the stride of its parts */
+		stride = get16(t + 28);
+		if (!stride || get32(t + 24) <= stride ||
+		    ETH_HLEN + MP_ETH_HDR_LEN + (size_t)stride > sizeof(out))
+			continue;
+		memset(&h, 0, sizeof(h));
+		h.version = MP_ETH_VERSION;
+		h.op = MP_ETH_OP_READ_RESP;
+		h.flags = get16(t + 2) & MP_ETH_F_RETX;
+		h.src = get16(t + 6);
+		h.dst = get16(t + 4);
+		h.gen = get32(t + 8);
+		h.sn = get16(t + 12);
+		h.tag = get16(t + 14);
+		h.offset = get64(t + 16) + 1;
+		h.len = stride;
+		n = build(out, f + ETH_ALEN, own_mac, etype_data, &h);
+		memset(out + n, 0x5a, stride);
+		if (!send_raw(out, n + stride))
+			forged++;
+	}
+	printf("forged %lu\n", forged);
+	return 0;
+}
+
 /*
  * gen_delta: shift the generation of data frames; tamper: change one
  * offset byte of each data frame and keep its trailer as it was.
@@ -939,7 +998,7 @@ static int cmd_sig(const char *what, const char *token, double secs,
 static void usage(void)
 {
 	fprintf(stderr, "mp_hostile [-i IFACE] [-m MACS [-g GEN]]\n"
-		"  scan|attack|spoof|flood|capture|replay|sig ...\n"
+		"  scan|attack|spoof|flood|capture|replay|parts|sig ...\n"
 		"(see the comment at the top of mp_hostile.c)\n");
 	exit(2);
 }
@@ -1011,6 +1070,8 @@ int main(int argc, char **argv)
 				 (unsigned int)num(argv[2]), num(argv[3]),
 				 (uint32_t)num(argv[4]),
 				 argc == 6 ? (unsigned int)num(argv[5]) : 20);
+	if (!strcmp(cmd, "parts") && argc == 2)
+		return cmd_parts(atof(argv[1]));
 	if (!strcmp(cmd, "sig") && argc >= 3)
 		return cmd_sig(argv[1], argv[2], argc > 3 ? atof(argv[3]) : 60,
 			       argc > 4 ? (unsigned int)num(argv[4]) : 1);
