@@ -3,22 +3,24 @@
 # vm: --kernel patched --mem 2G --timeout 600
 #
 # DVM (identity-mapped anonymous memory) in a guest running the DVM-patched
-# kernel: runs the kselftest programs dvm_test (ABI, identity mapping,
-# fallback, life cycle) and dvm_mix (identity success rate under a mix of
-# processes, allocation cost against MAP_POPULATE) and prints one TAP
-# stream with their test points renumbered, plus checks of its own: the
-# kernel has DVM, no memory is lost over the whole run, and the kernel log
-# is clean.  dvm_test's oom_kill test makes the OOM killer print a report
-# with a call trace on purpose: the filter /tmp/mp-klog-filter (which
-# guest-init's final check applies too) removes only the "Call Trace:"
-# lines inside OOM reports; the log is kept whole, so anything else in it,
-# before or after, still fails the guest.
+# kernel: runs the kselftest programs dvm_thp (identity runs 64 MiB /
+# 1 GiB aligned, mapped with THPs, kept by splits), dvm_test (ABI,
+# identity mapping, fallback, life cycle) and dvm_mix (identity success
+# rate under a mix of processes, allocation cost against MAP_POPULATE)
+# and prints one TAP stream with their test points renumbered, plus
+# checks of its own: the kernel has DVM, no memory is lost over the whole
+# run, and the kernel log is clean.  dvm_test's oom_kill test makes the
+# OOM killer print a report with a call trace on purpose: the filter
+# /tmp/mp-klog-filter (which guest-init's final check applies too) removes
+# only the "Call Trace:" lines inside OOM reports; the log is kept whole,
+# so anything else in it, before or after, still fails the guest.
 
 # Test points per program: keep in sync with the programs (a mismatch is
 # reported as a failure).
 DVM_TEST_N=32
 DVM_MIX_N=3
-N=$((3 + DVM_TEST_N + DVM_MIX_N))
+DVM_THP_N=10
+N=$((3 + DVM_TEST_N + DVM_MIX_N + DVM_THP_N))
 
 n=0
 point() {	# point ok|not-ok DESCRIPTION
@@ -105,6 +107,8 @@ else
 	point not-ok "kernel $(uname -r) has no DVM (vm.dvm_min_bytes, /proc/vmstat dvm_*): not the patched kernel?"
 fi
 
+# dvm_thp first: it expects 64 MiB aligned free runs, as in a fresh boot
+run dvm_thp $DVM_THP_N
 run dvm_test $DVM_TEST_N
 run dvm_mix $DVM_MIX_N
 
