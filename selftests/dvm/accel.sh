@@ -8,11 +8,13 @@
 # memory, refused accesses (fault, nothing moved), and munmap/mprotect
 # during jobs, fork and exit mid-job; the AVC's size (the paper's 1 KiB by
 # default, a power of two up to 8 KiB settable) and the execute permission
-# (dvm_accel exec: code fetched only from read-execute pages).  guest-init checks afterwards that
-# the kernel log has no warning, BUG or oops.
+# (dvm_accel exec: code fetched only from read-execute pages); the
+# device table of a 64 MiB and a 256 MiB identity heap by level (dvm_accel
+# heap: Permission Entries at L3 and L2, 4 KiB leaves).  guest-init checks
+# afterwards that the kernel log has no warning, BUG or oops.
 . /selftests/lib.sh
 
-tap_plan 44
+tap_plan 47
 line=$(dmesg | grep 'dvm io-pgtable: selftest: completed with')
 diag "$line"
 pass=$(echo "$line" | sed -n 's/.*with \([0-9]*\) PASS \([0-9]*\) FAIL.*/\1/p')
@@ -55,3 +57,15 @@ check "avc_bytes refuses 1536 and 16384, takes 8192 and 256, back to 1024" \
 _tap_n=$((_tap_n + $(cat /tmp/exec.points)))
 check "dvm_accel exec: exit status $(cat /tmp/exec.rc), $(cat /tmp/exec.points) of its 6 points printed" \
 	"test \"\$(cat /tmp/exec.rc)\" = 0 && test \"\$(cat /tmp/exec.points)\" = 6"
+
+# the device table of a 64 MiB and a 256 MiB heap, entry by entry
+# (DVM_ACCEL_LEVELS): dvm_accel heap's 2 points and its "# heap levels:" lines
+{ dvm_accel heap 64 256 2>&1; echo $? > /tmp/heap.rc; } | awk -v n="$_tap_n" -v n0="$_tap_n" '
+	/^1\.\./ { next }
+	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n) }
+	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n) }
+	{ print; fflush() }
+	END { print n - n0 > "/tmp/heap.points" }'
+_tap_n=$((_tap_n + $(cat /tmp/heap.points)))
+check "dvm_accel heap 64 256: exit status $(cat /tmp/heap.rc), $(cat /tmp/heap.points) of its 2 points printed" \
+	"test \"\$(cat /tmp/heap.rc)\" = 0 && test \"\$(cat /tmp/heap.points)\" = 2"

@@ -774,10 +774,36 @@ static double pct(u64 a, u64 b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-/* A job's counters, raw, for tools/dvm-eval (one line, key=value). */
-static void raw_stats(const char *job, u32 scale, u64 n, u64 m,
+/* The device table's entries by level (DVM_ACCEL_LEVELS); 0 on success. */
+static int table_levels(int fd, struct dvm_accel_levels *lv)
+{
+	memset(lv, 0, sizeof(*lv));
+	if (!ioctl(fd, DVM_ACCEL_LEVELS, lv))
+		return 0;
+	printf("# DVM_ACCEL_LEVELS: %s\n", strerror(errno));
+	return errno;
+}
+
+/* The table's entries by level, as key=value pairs of a "# raw:" line. */
+static void raw_levels(const struct dvm_accel_levels *lv)
+{
+	printf(" l4_pes=%llu l3_pes=%llu l3_fields=%llu",
+	       (unsigned long long)lv->l4_pes, (unsigned long long)lv->l3_pes,
+	       (unsigned long long)lv->l3_fields);
+	printf(" l2_pes=%llu l2_fields=%llu l1_leaves=%llu tables=%llu",
+	       (unsigned long long)lv->l2_pes, (unsigned long long)lv->l2_fields,
+	       (unsigned long long)lv->l1_leaves, (unsigned long long)lv->tables);
+}
+
+/*
+ * A job's counters, raw, for tools/dvm-eval (one line, key=value), with
+ * the Permission Entries of each level and the 4 KiB leaves of the table
+ * after the job.
+ */
+static void raw_stats(int fd, const char *job, u32 scale, u64 n, u64 m,
 		      const struct dvm_accel_stats *st)
 {
+	struct dvm_accel_levels lv;
 	const struct {
 		const char *k;
 		u64 v;
@@ -799,6 +825,8 @@ static void raw_stats(const char *job, u32 scale, u64 n, u64 m,
 	printf("# raw: job=%s scale=%u", job, scale);
 	for (i = 0; i < ARRAY_SIZE(f); i++)
 		printf(" %s=%llu", f[i].k, (unsigned long long)f[i].v);
+	if (!table_levels(fd, &lv))
+		raw_levels(&lv);
 	printf("\n");
 }
 
@@ -903,7 +931,7 @@ static void graph(int fd, u32 scale, u32 ef)
 	       pct(bs.tlb4k_misses, bs.accesses), pct(bs.tlb2m_misses, bs.accesses),
 	       pct(bs.identity, bs.accesses), pct(bs.preloads_squashed, bs.preloads),
 	       (double)bs.ns / 1e9);
-	raw_stats("bfs", scale, n, m, &bs);
+	raw_stats(fd, "bfs", scale, n, m, &bs);
 	if (scale > 16)
 		goto out;
 	memset(&j, 0, sizeof(j));
@@ -919,7 +947,7 @@ static void graph(int fd, u32 scale, u32 ef)
 	check(!err && v == n,
 	      "scale %u: PageRank (3 iterations, fixed point) equals the CPU's",
 	      scale);
-	raw_stats("pagerank", scale, n, m, &j.stats);
+	raw_stats(fd, "pagerank", scale, n, m, &j.stats);
 	printf("# scale %u PageRank: %llu accesses, AVC hit %.4f %%, %.5f refs/access\n",
 	       scale, (unsigned long long)j.stats.accesses,
 	       pct(j.stats.avc_hits, j.stats.avc_hits + j.stats.avc_misses),
@@ -954,12 +982,14 @@ static int cmd_graph(int argc, char **argv)
  * The device table of a process whose heap is one identity-mapped
  * mapping of each size (MiB), mapped before the bind: bytes with PEs and
  * with 4 KiB-page tables for the same mappings (Table 1 at the heap sizes
- * of the paper's workloads).
+ * of the paper's workloads), and the table's entries by level
+ * (DVM_ACCEL_LEVELS: Permission Entries at L3 and L2, 4 KiB leaves).
  */
 static int cmd_heap(int argc, char **argv)
 {
+	struct dvm_accel_levels lv;
 	struct dvm_accel_stats st;
-	int fd, i;
+	int fd, i, lerr;
 
 	printf("1..%d\n", argc);
 	printf("# heap: MiB identity PE-bytes 4K-bytes saved%%\n");
@@ -977,18 +1007,36 @@ static int cmd_heap(int argc, char **argv)
 		memset(&st, 0, sizeof(st));
 		if (ioctl(fd, DVM_ACCEL_TABLE, &st))
 			printf("# DVM_ACCEL_TABLE: %s\n", strerror(errno));
+		lerr = table_levels(fd, &lv);
 		printf("# heap: %zu %s %llu %llu %.1f\n", len >> 20,
 		       id ? "yes" : "no", (unsigned long long)st.pt_bytes,
 		       (unsigned long long)st.pt_bytes_4k,
 		       st.pt_bytes_4k ? 100.0 * (1.0 - (double)st.pt_bytes /
 						 (double)st.pt_bytes_4k) : 0.0);
+		/* the whole process: the heap, and the program's own pages */
+		printf("# heap levels: %zu MiB at %p (%s aligned): ", len >> 20,
+		       (void *)p,
+		       !((uintptr_t)p & ((1UL << 30) - 1)) ? "1 GiB" :
+		       !((uintptr_t)p & ((64UL << 20) - 1)) ? "64 MiB" :
+		       !((uintptr_t)p & ((2UL << 20) - 1)) ? "2 MiB" : "not 2 MiB");
+		printf("L3 PEs %llu (%llu fields of 64 MiB), ",
+		       (unsigned long long)lv.l3_pes, (unsigned long long)lv.l3_fields);
+		printf("L2 PEs %llu (%llu fields of 128 KiB), ",
+		       (unsigned long long)lv.l2_pes, (unsigned long long)lv.l2_fields);
+		printf("L1 leaves %llu, %llu tables\n", (unsigned long long)lv.l1_leaves,
+		       (unsigned long long)lv.tables);
+		printf("# raw: heap mib=%zu identity=%d va=%p", len >> 20, id, (void *)p);
+		raw_levels(&lv);
+		printf("\n");
 		if (!id && p != MAP_FAILED)	/* DVM's fallback, by design */
 			printf("ok %d - # SKIP %zu MiB: no free contiguous run, demand paged\n",
 			       ++tests_run, len >> 20);
 		else
-			check(id && st.pt_bytes && st.pt_bytes < st.pt_bytes_4k,
-			      "%zu MiB identity heap: device table %llu bytes with PEs, %llu with 4 KiB tables",
+			check(id && st.pt_bytes && st.pt_bytes < st.pt_bytes_4k &&
+			      !lerr && lv.l3_pes + lv.l2_pes,
+			      "%zu MiB identity heap: device table %llu bytes with PEs (%llu L3, %llu L2), %llu with 4 KiB tables",
 			      len >> 20, (unsigned long long)st.pt_bytes,
+			      (unsigned long long)lv.l3_pes, (unsigned long long)lv.l2_pes,
 			      (unsigned long long)st.pt_bytes_4k);
 		close(fd);
 		if (p != MAP_FAILED)
