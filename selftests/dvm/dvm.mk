@@ -10,7 +10,8 @@ DVM_SRC_TARBALL := $(shell sed -n 's/^tarball //p' patches/BASE 2>/dev/null)
 ifneq ($(wildcard $(DVM_SRC_TARBALL)),)
 DVM_TESTS := $(B)/selftests/dvm/dvm_test $(B)/selftests/dvm/dvm_mix \
 	$(B)/selftests/dvm/dvm_priv $(B)/selftests/dvm/dvm_offline \
-	$(B)/selftests/dvm/dvm_thp
+	$(B)/selftests/dvm/dvm_thp \
+	$(B)/selftests/dvm/dvm_reid
 GUEST_BINS += $(DVM_TESTS)
 USERSPACE += $(DVM_TESTS)
 endif
