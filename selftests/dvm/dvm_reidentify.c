@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dvm_reidentify: identity re-establishment (PR_DVM_REIDENTIFY, patch
- * 0007 of the DVM series) in a guest, checked from the outside.
+ * 0008 of the DVM series) in a guest, checked from the outside.
  *
  *	dvm_reidentify [MIB]
  *

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm: --kernel patched --mem 2G --pool 0 --timeout 900
 #
-# Identity re-establishment (patch 0007 of the DVM series): a mapping that
+# Identity re-establishment (patch 0008 of the DVM series): a mapping that
 # fell back for lack of contiguous memory is placed at a virtual range
 # equal to a physical range ("ip" in smaps) and PR_DVM_REIDENTIFY moves it
 # into place once memory is free.  First the series' kselftest dvm_reid
