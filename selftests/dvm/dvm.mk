@@ -49,19 +49,20 @@ GUEST_BINS += $(DVM_ACCEL_BINS)
 USERSPACE += $(DVM_ACCEL_BINS)
 
 $(DVM_ACCEL_BINS): $(B)/selftests/dvm/%: selftests/dvm/%.c $(DVM_GRAPH_SRC) $(DVM_GRAPH_H) \
-		$(DVM_SERIES_STAMP) include/uapi/linux/dvm.h
+		selftests/dvm/dvm_prog.h $(DVM_SERIES_STAMP) include/uapi/linux/dvm.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(CPPFLAGS_COMMON) $(DVM_CPPFLAGS) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) \
 		-static -o $@ $< $(DVM_GRAPH_SRC) -lpthread
 
-# Identity re-establishment (patch 0007, selftests/dvm/reidentify.sh):
+# Identity re-establishment (patch 0008, selftests/dvm/reidentify.sh):
 # PR_DVM_REIDENTIFY checked through pagemap and /dev/dvm_accel.
 DVM_REID_BIN := $(B)/selftests/dvm/dvm_reidentify
 GUEST_BINS += $(DVM_REID_BIN)
 USERSPACE += $(DVM_REID_BIN)
 
-$(DVM_REID_BIN): selftests/dvm/dvm_reidentify.c $(DVM_SERIES_STAMP) include/uapi/linux/dvm.h
+$(DVM_REID_BIN): selftests/dvm/dvm_reidentify.c selftests/dvm/dvm_prog.h $(DVM_SERIES_STAMP) \
+		include/uapi/linux/dvm.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(CPPFLAGS_COMMON) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) \

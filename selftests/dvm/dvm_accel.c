@@ -36,26 +36,9 @@
 #include <linux/dvm.h>
 #include "dvm_graph.h"
 #include "util/util.h"
+#include "dvm_prog.h"
 
 #define MiB (1024UL * 1024)
-
-static int tests_run, tests_failed;
-
-static __printf(2, 3) void check(bool ok, const char *fmt, ...);
-
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++tests_run);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		tests_failed++;
-}
 
 static int accel_open(void)
 {

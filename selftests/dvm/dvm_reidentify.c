@@ -38,28 +38,11 @@
 #include <linux/dvm_accel.h>
 #include <linux/dvm.h>
 
+#include "dvm_prog.h"
+
 #define MiB	(1024UL * 1024)
 #define PAGE	4096UL
 #define NPOINTS	12
-
-static int tests_run, tests_failed;
-
-static void check(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++tests_run);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		tests_failed++;
-}
 
 static void bail(const char *what)
 {
@@ -200,21 +183,6 @@ static pid_t fragment(int *hold, char *ready, size_t rlen)
 	if (f)
 		fclose(f);
 	return pid;
-}
-
-static long memfree_mib(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemFree: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb < 0 ? -1 : kb / 1024;
 }
 
 /*

@@ -18,24 +18,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "selftests/dvm/dvm_prog.h"
+
 #define PAGE	4096UL
 #define STEP	(4UL << 20)
 #define MAX_STEPS	4096
-
-static long memfree_mib(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemFree: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb < 0 ? -1 : kb / 1024;
-}
 
 /* Take free 2 MiB blocks as huge pages until one is not huge. */
 static unsigned long grab_huge(int pm)

@@ -7,6 +7,6 @@ GUEST_BINS += $(DVMH_BINS)
 USERSPACE += $(DVMH_BINS)
 
 $(DVMH_BINS): $(B)/selftests/dvm_heap/%: selftests/dvm_heap/%.c selftests/dvm_heap/structs.h \
-		$(DVM_SERIES_STAMP)
+		selftests/dvm/dvm_prog.h $(DVM_SERIES_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) -o $@ $< -lpthread
