@@ -9,11 +9,13 @@
  * streams of the accelerator's jobs (BFS and PageRank as
  * drivers/misc/dvm_accel/jobs.c makes them) and of an SGD epoch of
  * collaborative filtering, over arrays placed in one identity-mapped heap
- * the way patch 0002 places it.  What the model cannot say (how often the
- * guest finds contiguous memory) comes from the guest, not from here.
+ * the way the series places it when no 1 GiB boundary is free (series_base())
+ * and, for comparison, 1 GiB aligned.  What the model cannot say (how often
+ * the guest finds contiguous memory, and at which boundary) comes from the
+ * guest, not from here.
  *
  * Usage: dvm_eval [--smoke] [-o FILE]
- * Writes one JSON object (schema "dvm-eval/1") with every raw count.
+ * Writes one JSON object (schema "dvm-eval-model/2") with every raw count.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,9 +39,17 @@
 #define TABLE_BASE	(512 * GiB)
 /* where a demand-paged (conventional) heap's frames are */
 #define CONV_PA_OFF	(1024 * GiB)
-/* an arbitrary free run: 4 MiB aligned, not 64 MiB aligned (16 GiB + 4 MiB) */
-#define SERIES_BASE	(16 * GiB + 4 * MiB)
-#define NATURAL_BASE	(16 * GiB)
+/*
+ * The series' placement of a heap (series_base()): a mapping of
+ * SERIES_ALIGN_MIN or more at a 64 MiB boundary that is not a 1 GiB one
+ * (patch 0007's second pass: a 1 GiB boundary is not always free), a
+ * smaller one over 4 MiB at a free run of 4 MiB blocks that is not 64 MiB
+ * aligned.  NATURAL_BASE: the 1 GiB boundary of 0007's first pass.
+ */
+#define SERIES_ALIGN_MIN	(64 * MiB)
+#define SERIES_BASE_64M		(16 * GiB + 64 * MiB)
+#define SERIES_BASE_4M		(16 * GiB + 4 * MiB)
+#define NATURAL_BASE		(16 * GiB)
 
 /* ---- page-table memory: a growable arena of 4 KiB tables ---------------- */
 
@@ -483,16 +493,23 @@ static u64 round_up(u64 x, u64 a)
 	return (x + a - 1) / a * a;
 }
 
-/* the placement patch 0002 gives a mapping of @len at an arbitrary free run */
+/*
+ * Where the series places a mapping of @len when no 1 GiB boundary is free:
+ * from SERIES_ALIGN_MIN on at a 64 MiB boundary (patch 0007), over 4 MiB at
+ * a run of 4 MiB blocks, up to 4 MiB at a multiple of @len rounded up to a
+ * power of two (a buddy block, patch 0002).
+ */
 static u64 series_base(u64 len)
 {
 	u64 al = 4096;
 
+	if (len >= SERIES_ALIGN_MIN)
+		return SERIES_BASE_64M;
 	if (len > 4 * MiB)
-		return SERIES_BASE;
+		return SERIES_BASE_4M;
 	while (al < len)
 		al *= 2;
-	return round_up(SERIES_BASE, al);
+	return round_up(SERIES_BASE_4M, al);
 }
 
 /* natural alignment: the mapping's size rounded up to a power of two, <= 1 GiB */
@@ -699,6 +716,8 @@ static void workload_row(const char *wl, u32 scale, u64 n, u64 m, u64 len,
 	jproc(&p);
 	ju("natural_heap_pt_bytes_pe", pn.heap_pe_bytes);
 	ju("natural_proc_pt_bytes_pe", pn.pe_bytes);
+	ju("natural_leaves_l3", pn.pes[3]);
+	ju("natural_leaves_l2", pn.pes[2]);
 	jdev(d);
 	ju("model_ms", (u64)((now() - t0) * 1000));
 	jclose();
@@ -771,7 +790,7 @@ int main(int argc, char **argv)
 	if (!out)
 		die("%s: %s", path, strerror(errno));
 
-	fprintf(out, "{\"schema\": \"dvm-eval/1\", \"mode\": \"%s\",\n",
+	fprintf(out, "{\"schema\": \"dvm-eval-model/2\", \"mode\": \"%s\",\n",
 		smoke ? "smoke" : "full");
 	fprintf(out, "\"model\": {");
 	first_field = true;
@@ -785,7 +804,9 @@ int main(int argc, char **argv)
 	ju("edge_factor", 16);
 	ju("pagerank_iters", 1);
 	ju("cf_factors", 16);
-	ju("series_base", SERIES_BASE);
+	ju("series_align_min", SERIES_ALIGN_MIN);
+	ju("series_base_64m", SERIES_BASE_64M);
+	ju("series_base_4m", SERIES_BASE_4M);
 	ju("natural_base", NATURAL_BASE);
 	fprintf(out, ", \"rest_of_process\": [");
 	for (i = 0; i < NREST; i++)

@@ -7,10 +7,11 @@
 # the TAP of a real guest part kept in tools/dvm-eval/fixtures/guest.tap
 # (eval_guest.sh at scale 10, the DVM heap scenarios' TAP in it); each
 # file's shape is checked (every table's fields, counts that add up, the
-# heap part's scenarios and phases) and the tables of Documentation/dvm.rst
-# and dvm-heap.rst are generated from it.  No number is judged and there
-# are no timing thresholds: that is the guest scenarios' job.  Installed by
-# dvm-eval.mk with @ROOT@ and @BIN@ filled in.
+# heap part's scenarios and phases, the model's placement of its heaps)
+# and the tables of Documentation/dvm.rst and dvm-heap.rst are generated
+# from it.  No number is judged and there are no timing thresholds: that
+# is the guest scenarios' job.  Installed by dvm-eval.mk with @ROOT@ and
+# @BIN@ filled in.
 set -u
 root=@ROOT@
 bin=@BIN@
@@ -47,21 +48,33 @@ sys.path.insert(0, os.path.dirname(sys.argv[1]))
 from need import need
 r = json.load(open(sys.argv[1]))
 need(r, ["schema", "run", "model", "guest", "heap"], "results")
-assert r["schema"] == "dvm-eval/2", r["schema"]
+assert r["schema"] == "dvm-eval/3", r["schema"]
 need(r["run"], ["id", "commit", "date", "host", "model_seconds"], "run")
 assert r["guest"] == {"skipped": "smoke: model only"}, r["guest"]
 assert r["heap"] == {"skipped": "smoke: model only"}, r["heap"]
 m = r["model"]
 need(m, ["schema", "mode", "model", "heaps", "workloads"], "model")
-assert m["mode"] == "smoke"
+assert m["mode"] == "smoke" and m["schema"] == "dvm-eval-model/2", (m["mode"], m["schema"])
 need(m["model"], ["t_mem", "t_avc", "tlb_entries", "avc_ways", "avc_block", "avc_bytes",
-                  "pwc_bytes", "rest_of_process", "series_base", "natural_base"], "model.model")
+                  "pwc_bytes", "rest_of_process", "series_align_min", "series_base_64m",
+                  "series_base_4m", "natural_base"], "model.model")
+MiB, GiB = 1 << 20, 1 << 30
+mm = m["model"]
+assert mm["series_align_min"] == 64 * MiB, mm
+assert mm["series_base_64m"] % (64 * MiB) == 0 and mm["series_base_64m"] % GiB, mm
+assert mm["series_base_4m"] % (4 * MiB) == 0 and mm["series_base_4m"] % (64 * MiB), mm
+assert mm["natural_base"] % GiB == 0, mm
 assert m["model"]["avc_bytes"] == [1024, 8192], m["model"]["avc_bytes"]
 assert [h["heap_mib"] for h in m["heaps"]] == [64, 256]
 for h in m["heaps"]:
-    need(h, ["heap_pt_bytes_pe", "heap_pt_bytes_4k", "proc_pt_bytes_pe", "proc_pt_bytes_4k",
-             "natural_heap_pt_bytes_pe", "leaves_l2", "leaves_l3"], "heap")
+    need(h, ["heap_base", "heap_pt_bytes_pe", "heap_pt_bytes_4k", "proc_pt_bytes_pe",
+             "proc_pt_bytes_4k", "natural_heap_pt_bytes_pe", "leaves_l2", "leaves_l3",
+             "natural_leaves_l2", "natural_leaves_l3"], "heap")
     assert 0 < h["natural_heap_pt_bytes_pe"] <= h["heap_pt_bytes_pe"] < h["heap_pt_bytes_4k"], h
+    # 64 MiB and more: at the series' 64 MiB boundary, so whole fields of L3 PEs
+    assert h["heap_base"] == mm["series_base_64m"], h
+    assert h["leaves_l3"] >= 1 and h["leaves_l2"] == 0, h
+    assert h["natural_leaves_l3"] >= 1 and h["natural_leaves_l2"] == 0, h
     assert h["heap_pt_bytes_4k"] >= h["heap_mib"] // 2 * 4096, h  # an L1 table per 2 MiB
 want = {(w, s) for w in ("bfs", "pagerank", "cf") for s in (10, 12)}
 got = {(w["workload"], w["scale"]) for w in m["workloads"]}
@@ -73,7 +86,12 @@ for w in m["workloads"]:
              "tlb2m_misses", "cycles_ideal", "cycles_conv4k", "cycles_conv2m",
              "heap_pt_bytes_pe", "heap_pt_bytes_4k", "aligned_walk_refs",
              "aligned_avc1024_mem_refs", "aligned_avc1024_cycles_dvm",
-             "aligned_avc1024_cycles_nopreload"], "workload")
+             "aligned_avc1024_cycles_nopreload", "heap_base", "heap_bytes", "leaves_l3",
+             "leaves_l2", "natural_leaves_l3", "natural_leaves_l2"], "workload")
+    # the smoke's heaps are under 64 MiB: 4 MiB aligned, in L2 PEs
+    assert w["heap_bytes"] < mm["series_align_min"], w
+    assert w["heap_base"] == mm["series_base_4m"], w
+    assert w["leaves_l3"] == 0 and w["leaves_l2"] >= 1, w
     a = w["accesses"]
     assert a > 0 and a == w["reads"] + w["writes"], w
     assert w["identity"] + w["translated"] == a and w["identity"] == a, w
@@ -106,6 +124,25 @@ check "dvm-tables prints every table, none without numbers" sh -c "
 	for t in run model pt heaps avc overhead claims guest coverage; do
 		grep -q \"^\\.\\. \$t\$\" '$tmp/all' || { echo \"no table \$t\"; exit 1; }
 	done && ! grep -q 'n/a' '$tmp/all'"
+# a results file of a model from before patch 0007 (schema dvm-eval/1: one
+# "series_base", no "natural_leaves_*" in the workloads) still makes the tables
+python3 - "$tmp/results.json" "$tmp/old.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = r["model"]
+m["schema"] = "dvm-eval/1"
+for k in ("series_align_min", "series_base_64m"):
+    del m["model"][k]
+m["model"]["series_base"] = m["model"].pop("series_base_4m")
+for w in m["workloads"]:
+    del w["natural_leaves_l3"], w["natural_leaves_l2"]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+check "dvm-tables makes the tables of a model from before patch 0007, \"-\" where it lacks counts" \
+	sh -c "
+	python3 '$root/tools/dvm-eval/dvm-tables' '$tmp/old.json' > '$tmp/old' &&
+	grep -q '\"series\": at 0x400400000 (an arbitrary free run, 4 MiB aligned as patch 0002' \
+		'$tmp/old' && grep -q '^cf  *12 .* 0/1/388  *-\$' '$tmp/old'"
 check "collect reads a guest part's TAP, the DVM heap scenarios' included" \
 	python3 "$root/tools/dvm-eval/collect" --id dvm-smoke-guest --commit 0123456789abcdef \
 	--model "$tmp/model.json" --guest "$fix/guest.tap" --guest-rc 0 --guest-seconds 1 \
