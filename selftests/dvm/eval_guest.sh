@@ -6,10 +6,13 @@
 # heap scenarios named in $3 (selftests/dvm_heap/, the measurements of
 # Documentation/dvm-heap.rst) on the fresh boot, one after the other, but
 # fallback, which fragments memory on purpose, last of all; then
+# dvm_accel heap 64 256 (the device table of a 64 MiB and a 256 MiB
+# identity heap, entry by entry: "# raw: heap mib=" lines); then
 # dvm_accel graph over the scales in $1 at the AVC's default size, then
 # over those in $2 at 8 KiB, changing avc_bytes at run time; then
 # dvm_mix's identity success rate under its moderate and tight memory
-# mixes.  Every job's raw counters are in the "# raw:" lines; a heap
+# mixes.  Every job's raw counters, its table's entries by level
+# included, are in the "# raw:" lines; a heap
 # scenario's own TAP is passed on whole, each line behind "# dvm_heap/NAME: "
 # (comments of this stream: tools/dvm-eval/collect takes them apart), and
 # its exit status and count of points are one point here.
@@ -18,7 +21,7 @@
 param=/sys/module/dvm_accel/parameters/avc_bytes
 heap=${3-}
 # shellcheck disable=SC2086 # the scenarios: words
-tap_plan $((5 + $(echo $heap | wc -w)))
+tap_plan $((6 + $(echo $heap | wc -w)))
 # heap_scenario NAME: a DVM heap scenario, its TAP passed on; its plan
 # must be met (a scenario cut short fails here).  Its files in /tmp (the
 # guest's RAM) go afterwards, so that they take no memory from what follows.
@@ -45,6 +48,17 @@ for s in $heap; do
 	[ "$s" = fallback ] || heap_scenario "$s"
 done
 
+# the device table of a 64 MiB and a 256 MiB identity heap by level; a
+# heap that dvm_accel heap could not identity map is a SKIP there, no
+# measurement here, so both of its points must pass
+dvm_accel heap 64 256 > /tmp/accel-heap 2>&1
+rh=$?
+sed -n 's/^# raw: /# raw: /p; s/^# heap levels:/# heap levels:/p' /tmp/accel-heap
+aok=$(grep -c '^ok' /tmp/accel-heap)
+askip=$(grep -c '^ok .*# SKIP' /tmp/accel-heap)
+anok=$(grep -c '^not ok' /tmp/accel-heap)
+check "dvm_accel heap 64 256: exit $rh, $aok ok ($askip skipped), $anok not ok" \
+	"test $rh = 0 && test $aok = 2 && test $askip = 0 && test $anok = 0"
 check "the accelerator's AVC defaults to the paper's 1 KiB ($(cat $param 2>&1))" \
 	"test \"\$(cat $param)\" = 1024"
 diag "raw: avc_bytes=1024"

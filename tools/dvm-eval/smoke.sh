@@ -9,9 +9,12 @@
 # file's shape is checked (every table's fields, counts that add up, the
 # heap part's scenarios and phases, the model's placement of its heaps)
 # and the tables of Documentation/dvm.rst and dvm-heap.rst are generated
-# from it.  No number is judged and there are no timing thresholds: that
-# is the guest scenarios' job.  Installed by dvm-eval.mk with @ROOT@ and
-# @BIN@ filled in.
+# from it.  The fixture is older than the device table's counts by level;
+# a copy of it with made-up counts added (as dvm_accel prints them) checks
+# that they reach the tables, the fixture itself that the tables do without
+# them.  No number is judged and there are no timing thresholds: that is
+# the guest scenarios' job.  Installed by dvm-eval.mk with @ROOT@ and @BIN@
+# filled in.
 set -u
 root=@ROOT@
 bin=@BIN@
@@ -121,7 +124,7 @@ check "dvm-tables fills a document's dvm-eval blocks from it" sh -c "
 	grep -q '^cf  *12 ' '$tmp/doc.rst' && grep -q 'paper' '$tmp/doc.rst'"
 check "dvm-tables prints every table, none without numbers" sh -c "
 	python3 '$root/tools/dvm-eval/dvm-tables' '$tmp/results.json' > '$tmp/all' &&
-	for t in run model pt heaps avc overhead claims guest coverage; do
+	for t in run model pt heaps avc overhead claims guest coverage levels guest_heaps; do
 		grep -q \"^\\.\\. \$t\$\" '$tmp/all' || { echo \"no table \$t\"; exit 1; }
 	done && ! grep -q 'n/a' '$tmp/all'"
 # a results file of a model from before patch 0007 (schema dvm-eval/1: one
@@ -166,6 +169,7 @@ for run in g["runs"]:
     for a in run["arenas"]:
         need(a, ["scale", "identity", "nocontig", "vabusy", "va", "brk"], "arena")
 assert sorted(x["variant"] for x in g["mix"]) == ["moderate", "tight"], g["mix"]
+assert g["heaps"] == [], g["heaps"]  # the fixture is older than dvm_accel heap in it
 for x in g["mix"]:
     assert 0 <= x["identity"] <= x["maps"], x
 # the guest's own points: 5 of its own, one per heap scenario
@@ -196,9 +200,47 @@ need(h["programs"]["phases"]["redis"], ["bench_rps", "plain_s", "dvm_s", "dbsize
 PY
 check "dvm-tables prints every table of a run with its guest part, none without numbers" sh -c "
 	python3 '$root/tools/dvm-eval/dvm-tables' '$tmp/guest.json' > '$tmp/all' &&
-	for t in run guest coverage; do
+	for t in run guest coverage levels guest_heaps; do
 		grep -q \"^\\.\\. \$t\$\" '$tmp/all' || { echo \"no table \$t\"; exit 1; }
 	done && ! grep -q 'n/a' '$tmp/all' && grep -q 'redis-server, all anonymous memory' '$tmp/all'"
+# the fixture has no counts by level: its rows in the levels tables say "-"
+check "the levels tables of a guest part without counts by level show \"-\"" sh -c "
+	sed -n '/^\.\. levels\$/,/^\.\. model\$/p' '$tmp/all' |
+		grep -q '^bfs  *10  *2.0 MiB  *0x3e00000 (2 MiB)  *yes  *-  *-  *-  *-\$' &&
+	sed -n '/^\.\. guest_heaps\$/,/^\.\. heaps\$/p' '$tmp/all' |
+		grep -q '^256 MiB  *1/0  *1/0  *-  *-  *-  *-  *-  *-\$'"
+# the fixture with counts by level, made up, added as dvm_accel prints them
+# (selftests/dvm/dvm_accel.c: raw_levels(); eval_guest.sh's dvm_accel heap)
+lv='l4_pes=0 l3_pes=1 l3_fields=3 l2_pes=7 l2_fields=99 l1_leaves=421 tables=6'
+{
+	sed -n 1p "$fix/guest.tap"
+	echo "# raw: heap mib=64 identity=1 va=0x44000000 $lv"
+	echo "# raw: heap mib=256 identity=0 va=0x7f0000000000 $lv"
+	sed "1d; s/^# raw: job=.*/& $lv/" "$fix/guest.tap"
+} > "$tmp/levels.tap"
+check "collect keeps the jobs' counts by level and dvm_accel heap's lines" sh -c "
+	python3 '$root/tools/dvm-eval/collect' --id dvm-smoke-levels --commit 0123456789abcdef \
+		--model '$tmp/model.json' --guest '$tmp/levels.tap' --guest-rc 0 \
+		--heap 'structs fallback programs' -o '$tmp/levels.json' &&
+	python3 - '$tmp/levels.json' <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+g, h = r['guest'], r['heap']
+assert 'error' not in h and sorted(h['scenarios']) == ['fallback', 'programs', 'structs'], h
+assert [(x['mib'], x['identity'], x['va'], x['l3_fields']) for x in g['heaps']] == [
+    (64, 1, 0x44000000, 3), (256, 0, 0x7f0000000000, 3)], g['heaps']
+for run in g['runs']:
+    for j in run['jobs']:
+        assert (j['l3_pes'], j['l2_pes'], j['l2_fields'], j['l1_leaves']) == (1, 7, 99, 421), j
+PY"
+check "dvm-tables shows them: per job of the 1 KiB run, per heap" sh -c "
+	python3 '$root/tools/dvm-eval/dvm-tables' '$tmp/levels.json' > '$tmp/all' &&
+	sed -n '/^\.\. levels\$/,/^\.\. model\$/p' '$tmp/all' > '$tmp/levels' &&
+	grep -q '^bfs  *20  *186.0 MiB  *0xc000000 (64 MiB)  *yes  *1 (3)  *7 (99)  *421  *6\$' \
+		'$tmp/levels' && [ \$(grep -c '^bfs  *16 ' '$tmp/levels') = 1 ] &&
+	sed -n '/^\.\. guest_heaps\$/,/^\.\. heaps\$/p' '$tmp/all' > '$tmp/gh' &&
+	grep -q '^64 MiB  *1/0  *1/0  *yes  *0x44000000 (64 MiB)  *1 (3)  *7 (99)  *421  *6\$' '$tmp/gh' &&
+	grep -q '^256 MiB  *1/0  *1/0  *no  *0x7f0000000000 (1 GiB)  *1 (3)' '$tmp/gh'"
 cp "$root/Documentation/dvm-heap.rst" "$tmp/heap.rst"
 check "heap-tables fills Documentation/dvm-heap.rst's blocks from it" \
 	python3 "$root/tools/dvm-eval/heap-tables" "$tmp/guest.json" "$tmp/heap.rst"
