@@ -103,6 +103,12 @@ static int check_data(const struct mp_frame *f, u32 max_payload)
 		if (f->stride > max_payload)
 			return -EMSGSIZE;
 		limit = (u64)f->stride * MP_ETH_READ_PARTS;
+	} else if (f->op == MP_ETH_OP_NAK) {
+		/*
+		 * A NAK carries no payload and echoes the len of the request
+		 * it refuses, which may be a read in parts.
+		 */
+		limit = (u64)max_payload * MP_ETH_READ_PARTS;
 	}
 	if (f->len > limit)
 		return -EMSGSIZE;

@@ -486,6 +486,14 @@ static void test_read_parts(void **state)
 	/* a NAK answers the whole request, echoing its range */
 	assert_int_equal(mp_frame_reply(&f, -EACCES, &g), 0);
 	assert_true(g.offset == f.offset && g.len == f.len);
+	/* ... and crosses the wire: its len may be a read in parts' */
+	assert_int_equal(mp_frame_encode(&g, MTU_PAYLOAD, buf, sizeof(buf)),
+			 MP_ETH_HDR_LEN);
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN, MTU_PAYLOAD, &p), 0);
+	assert_true(p.op == MP_ETH_OP_NAK && p.len == f.len &&
+		    p.status == -EACCES);
+	p.len = MP_ETH_READ_PARTS * MTU_PAYLOAD + 1;
+	assert_int_equal(mp_frame_check(&p, MTU_PAYLOAD), -EMSGSIZE);
 	assert_int_equal(mp_frame_match_part(&g, f.op, f.offset, f.len,
 					     f.stride), 0);
 	g.len = MTU_PAYLOAD;
