@@ -105,12 +105,14 @@ static int mpe_copy_to_parts(void *arg, void *dram, u32 len)
 static int mpe_exec_read(struct mpe *m, const struct mp_frame *f, u64 chip,
 			 bool execute, int *cached, struct sk_buff_head *out)
 {
-	u32 i, n = mp_frame_parts(f->len, f->stride), skip = 0, len;
+	u32 i, n = mp_frame_parts(f->len, f->stride);
+	struct mp_frame part;
 	struct sk_buff *skb;
 
-	for (i = 0; i < n; i++, skip += len) {
-		len = n == 1 ? f->len : min(f->len - skip, (u32)f->stride);
-		skb = mpe_frame_alloc(m, len, GFP_ATOMIC);
+	for (i = 0; i < n; i++) {
+		/* i < n: the part exists, so this cannot fail */
+		mp_frame_read_part(f, i, &part);
+		skb = mpe_frame_alloc(m, part.len, GFP_ATOMIC);
 		if (!skb) {
 			__skb_queue_purge(out);
 			return -ENOMEM;
