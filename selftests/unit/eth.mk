@@ -7,7 +7,8 @@ ETH_COMMON_H := include/uapi/linux/mp_eth.h kernel/common/mp_types.h \
 	kernel/common/mp_replay.h
 
 UNIT_TESTS += $(B)/unit/test_frame $(B)/unit/test_window $(B)/unit/test_rift \
-	$(B)/unit/test_model $(B)/unit/test_replay $(B)/unit/test_own_replay
+	$(B)/unit/test_model $(B)/unit/test_model_parts $(B)/unit/test_replay \
+	$(B)/unit/test_own_replay
 
 $(B)/unit/test_frame: selftests/unit/test_frame.c kernel/common/mp_frame.c $(ETH_COMMON_H)
 	@mkdir -p $(@D)
@@ -24,6 +25,13 @@ $(B)/unit/test_rift: selftests/unit/test_rift.c kernel/common/mp_rift.c \
 
 $(B)/unit/test_model: selftests/unit/test_model.c kernel/common/mp_frame.c \
 		kernel/common/mp_window.c kernel/common/mp_rift.c $(ETH_COMMON_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
+# Reads in parts, and hosts of different MTUs, in the same model.
+$(B)/unit/test_model_parts: selftests/unit/test_model_parts.c \
+		kernel/common/mp_frame.c kernel/common/mp_window.c \
+		kernel/common/mp_rift.c $(ETH_COMMON_H)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
