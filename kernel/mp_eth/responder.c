@@ -98,7 +98,7 @@ static int mpe_copy_to_parts(void *arg, void *dram, u32 len)
 
 /*
  * Read request @f: a frame per part on @out, filled from the DRAM at once
- * when @execute. A stride whose frames, signed, the port cannot carry is
+ * when @execute. A read whose frames, signed, the port cannot carry is
  * refused (-EINVAL). Returns the status; an error leaves one frame, for
  * the NAK.
  */
@@ -119,8 +119,13 @@ static int mpe_exec_read(struct mpe *m, const struct mp_frame *f, u64 chip,
 		}
 		__skb_queue_tail(out, skb);
 	}
-	if (execute && f->stride &&
-	    f->stride + mpe_auth_overhead(m) > mpe_rx_payload(m))
+	/*
+	 * The widest frame is the first part: the stride, or the whole read
+	 * of a one-frame request. The decoder held it to the payload without
+	 * the trailer, so a signed answer might not leave the port.
+	 */
+	if (execute && (f->stride ? f->stride : f->len) +
+		       mpe_auth_overhead(m) > mpe_rx_payload(m))
 		*cached = -EINVAL;
 	else if (execute)
 		*cached = mp_local_access(chip, f->offset, f->len, false,
