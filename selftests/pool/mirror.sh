@@ -1,49 +1,51 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm: --hosts 3 --pool 384M --timeout 1200
+# vm: --hosts 3 --pool 256M --timeout 1200
 #
 # Mirrored segments (Documentation/pool.rst, "Mirrored segments"): no data
-# is lost when one backing device dies. Three devices of 384 MiB: segments
-# 0-2 on host 0 (A, the user), 3-5 on B, 6-8 on C; the first segment of
-# each holds the barrier slots. A onlines
-#   /dev/mpb4: segment 4 (B) mirrored on 7 (C), a swap device,
-#   /dev/mps5: segment 5 (B) mirrored on 8 (C), written through mmap,
+# is lost when one backing device dies. Three devices of 256 MiB cut into
+# segments of 64 MiB (seg_size=: the property does not depend on the size,
+# and each rebuild copies and verifies a whole segment, 128 MiB of which
+# took 30-50 s under TCG): segments 0-3 on host 0 (A, the user), 4-7 on B,
+# 8-11 on C; the first segment of each holds the barrier slots. A onlines
+#   /dev/mpb5: segment 5 (B) mirrored on 9 (C), a swap device,
+#   /dev/mps6: segment 6 (B) mirrored on 10 (C), written through mmap,
 # and then:
 #  - neither B nor C can read the copy it backs (A holds it), and both
-#    list each pair as its backing devices record it (4 with mirror 7 and
-#    7 with 4, 5 and 8 alike), without redundancy (only A knows it);
+#    list each pair as its backing devices record it (5 with mirror 9 and
+#    9 with 5, 6 and 10 alike), without redundancy (only A knows it);
 #  - C loses its power while a process twice its cgroup's memory.max
-#    swaps on /dev/mpb4 and mmap fills go to /dev/mps5: both complete with
+#    swaps on /dev/mpb5 and mmap fills go to /dev/mps6: both complete with
 #    every page verified, no error; both segments read "degraded" in
 #    mpctl list and in mpctl monitor's events;
 #  - mpctl repair moves each lost copy to a segment of A (1 and 2); the
-#    rebuild of /dev/mpb4 runs under random writes checked against a model
+#    rebuild of /dev/mpb5 runs under random writes checked against a model
 #    (blk_verify), then both copies equal byte for byte, each read
 #    directly through the transport;
 #  - B's link goes down long enough to be lost while blk_verify writes:
 #    degraded, then B is back and the lost copy is rebuilt where it was,
 #    by itself: mirrored, both copies equal again; before that B lists
-#    the new pairs (4 and 1, 5 and 2);
+#    the new pairs (5 and 1, 6 and 2);
 #  - each copy A maps is a device on the cmm_mp bus (mp0:<chip>.<index>,
 #    the copies on A itself mp0.N) whose sysfs state, owner, mirror and
 #    redundancy are what mpctl list says, C's failed once C is lost; a
 #    copy moved by repair moves its device;
 #  - offline gives both copies back: B can read neither its copy nor
-#    anyone else, no host lists a pair any more, and segment 4 onlined
+#    anyone else, no host lists a pair any more, and segment 5 onlined
 #    again (single) is blank.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 . /selftests/pool/pool_lib.sh
 
-SEG_SIZE=$((128 * MIB))
-BLK=4 BLK_M=7 DAX=5 DAX_M=8
+SEG_SIZE=$((64 * MIB))
+BLK=5 BLK_M=9 DAX=6 DAX_M=10
 DEVB=/dev/mpb$BLK DEVD=/dev/mps$DAX
 LIMIT_MIB=32
 FILL_MIB=64
 DAX_LEN=$((32 * MIB))
 CG=/sys/fs/cgroup/mirror
-# offset of pool-wide segment S in its device's DRAM (3 per device)
-seg_off() { echo $(( ($1 % 3) * SEG_SIZE )); }
+# offset of pool-wide segment S in its device's DRAM (4 per device)
+seg_off() { echo $(( ($1 % 4) * SEG_SIZE )); }
 redundancy() { seg_json "$1" | sed -n 's/.*"redundancy":"\([a-z]*\)".*/\1/p'; }
 # pair N M: segment N lists M as its mirror, M lists N, neither a redundancy
 # (a host that does not map them knows only what the backing devices keep)
@@ -60,7 +62,7 @@ is_red() { test "$(redundancy "$1")" = "$2"; }
 # copy_sum DEV SEG: FNV checksums of segment SEG's copy on device DEV,
 # 16 MiB each (one transfer), read through the transport
 copy_sum() {
-	for _i in 0 1 2 3 4 5 6 7; do
+	for _i in $(seq 0 $((SEG_SIZE / (16 * MIB) - 1))); do
 		mpe_test sum "$1" $(($(seg_off "$2") + _i * 16 * MIB)) $((16 * MIB)) |
 			awk '{ print $2 }'
 	done | tr '\n' ' '
@@ -70,7 +72,7 @@ copies_equal() {
 	_a=$(copy_sum "$1" "$2") _b=$(copy_sum "$3" "$4")
 	echo "device $1 segment $2: $_a"
 	echo "device $3 segment $4: $_b"
-	test "$(echo "$_a" | wc -w)" = 8 && test "$_a" = "$_b"
+	test "$(echo "$_a" | wc -w)" = $((SEG_SIZE / (16 * MIB))) && test "$_a" = "$_b"
 }
 # events SEEN: monitor events whose redundancy is SEEN
 events() { flat < /tmp/events | grep -o "\"redundancy\":\"$1\"" | wc -l; }
@@ -106,7 +108,8 @@ nr_mdev() { ls -d $BUS/mp0:* 2>/dev/null | wc -l; }
 
 case $MP_HOST in 0) tap_plan 36 ;; 1) tap_plan 15 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
-check "cmm_mp and mp_eth (discovery) load" "load_cmm_mp && load_eth"
+check "cmm_mp ($((SEG_SIZE / MIB)) MiB segments) and mp_eth (discovery) load" \
+	"load_cmm_mp seg_size=$SEG_SIZE && load_eth"
 check "pool formed: runtime, 3 devices up" wait_until 120 runtime_with 3
 check "barrier: every device answers" barrier 1 120
 
