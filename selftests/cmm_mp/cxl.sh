@@ -5,11 +5,15 @@
 # Device DRAM from a CXL Type 3 memory region (QEMU cxl-type3, pmem): the
 # region made with `cxl create-region`, cmm_mp loaded with cxl_region=,
 # a segment onlined on the region's node, data survives its offline, bad
-# regions and a region a pmem namespace holds are refused.
+# regions and a region a pmem namespace holds are refused. The live data is
+# 16 MiB (4096 pages, 8 pageblocks to migrate): QEMU serves CXL memory as
+# MMIO, and each MiB written there and migrated costs TCG most of a second
+# (48 MiB took 36 s).
 . /selftests/lib.sh
 . /selftests/cmm_mp/cxl_lib.sh
 
 SEG=134217728
+TOUCH_MIB=16
 SEG_KB=$((SEG / 1024))
 KO=/lib/modules/cmm-mp/cmm_mp.ko
 S=/sys/class/cmm_mp/mp0/segments
@@ -60,11 +64,11 @@ check "mpctl online 0: MemTotal grows by exactly one segment, on node $NODE" \
 	"mpctl online 0 && test \$((\$(memtotal_kb) - M0)) = $SEG_KB && test \$(node_memtotal_kb $NODE) = $SEG_KB"
 # only the data on the CXL node: QEMU serves CXL memory as MMIO, which TCG
 # cannot run code from (a process bound there whole dies in ld.so)
-mp_touch -m 48 -s 7 -b "$NODE" -n "$NODE" -w /tmp/ready > /tmp/touch.out 2>&1 &
+mp_touch -m $TOUCH_MIB -s 7 -b "$NODE" -n "$NODE" -w /tmp/ready > /tmp/touch.out 2>&1 &
 T=$!
 wait_until 60 test -e /tmp/ready
 diag "placement: $(tr '\n' ' ' < /tmp/touch.out)"
-check "offline 0 with 48 MiB of live data on it" mpctl offline 0
+check "offline 0 with $TOUCH_MIB MiB of live data on it" mpctl offline 0
 kill -USR1 $T; wait $T; TR=$?
 diag "after offline: $(tr '\n' ' ' < /tmp/touch.out)"
 check "the data survived the offline (checksums); MemTotal back" \

@@ -11,11 +11,14 @@
 # mp0 back; unbind with everything offline (or rmmod) gives the device back
 # to device_dax and /dev/daxX.Y stores bytes again. Refused: a dax device
 # outside CXL Windows (legacy pmem from memmap=!), one without a whole
-# segment, a second one.
+# segment, a second one. The live data is 16 MiB (4096 pages, 8 pageblocks
+# to migrate): each MiB written to CXL memory (MMIO to QEMU) and migrated
+# costs TCG most of a second (48 MiB took 30 s).
 . /selftests/lib.sh
 . /selftests/cmm_mp/cxl_lib.sh
 
 SEG=134217728
+TOUCH_MIB=16
 SEG_KB=$((SEG / 1024))
 KO=/lib/modules/cmm-mp/cmm_mp.ko
 DAX=/sys/bus/dax
@@ -113,7 +116,7 @@ bad_bind "a second dax device while mp0 exists ($DB)" $DB "has its pool device m
 check "mpctl online 0: MemTotal grows by exactly one segment, on node $NODE" \
 	"mpctl online 0 && test \$((\$(memtotal_kb) - M0)) = $SEG_KB && test \$(node_memtotal_kb $NODE) = $SEG_KB"
 # only data on the CXL node: TCG cannot run code from it (cxl.sh)
-mp_touch -m 48 -s 7 -b "$NODE" -n "$NODE" -w /tmp/ready > /tmp/touch.out 2>&1 &
+mp_touch -m $TOUCH_MIB -s 7 -b "$NODE" -n "$NODE" -w /tmp/ready > /tmp/touch.out 2>&1 &
 TP=$!
 wait_until 60 test -e /tmp/ready
 diag "placement: $(tr '\n' ' ' < /tmp/touch.out)"
@@ -125,7 +128,7 @@ check "unbind with segment 0 online: mp0 stays, memory online, explained" \
 	"test -e $MP && test -z \"\$(driver_of $DA)\" && test \$((\$(memtotal_kb) - M0)) = $SEG_KB && dnew | grep -q 'mp0 is in use'"
 check "device_dax cannot take $DA meanwhile (the range is still claimed)" \
 	"! echo $DA > $DAX/drivers/device_dax/bind 2>/dev/null && test -z \"\$(driver_of $DA)\""
-check "mp0 still works: offline 0 with 48 MiB of live data on it" mpctl offline 0
+check "mp0 still works: offline 0 with $TOUCH_MIB MiB of live data on it" mpctl offline 0
 kill -USR1 $TP; wait $TP; TR=$?
 diag "after offline: $(tr '\n' ' ' < /tmp/touch.out)"
 check "the data survived the offline (checksums); MemTotal back" \
