@@ -23,13 +23,16 @@ $(B)/unit/test_rift: selftests/unit/test_rift.c kernel/common/mp_rift.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
-$(B)/unit/test_model: selftests/unit/test_model.c kernel/common/mp_frame.c \
+# The simulated network both model tests share.
+MODEL_SIM := selftests/unit/model_sim.c selftests/unit/model_sim.h
+
+$(B)/unit/test_model: selftests/unit/test_model.c $(MODEL_SIM) kernel/common/mp_frame.c \
 		kernel/common/mp_window.c kernel/common/mp_rift.c $(ETH_COMMON_H)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_COMMON) $(CFLAGS) $(WFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
 # Reads in parts, and hosts of different MTUs, in the same model.
-$(B)/unit/test_model_parts: selftests/unit/test_model_parts.c \
+$(B)/unit/test_model_parts: selftests/unit/test_model_parts.c $(MODEL_SIM) \
 		kernel/common/mp_frame.c kernel/common/mp_window.c \
 		kernel/common/mp_rift.c $(ETH_COMMON_H)
 	@mkdir -p $(@D)

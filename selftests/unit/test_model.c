@@ -23,24 +23,11 @@
 #include "mp_window.h"
 #include "mp_rift.h"
 #include "mp_stats.h"
+#include "model_sim.h"
 #include "util/util.h"
 
-#define MS		1000000ULL
-#define US		1000ULL
-#define REQ_DEV		0
-#define RSP_DEV		1
 #define MAX_PAYLOAD	(1500 - MP_ETH_HDR_LEN)
 #define FRAME_MAX	(MP_ETH_HDR_LEN + 8)
-#define MAXPKT		4096
-#define NENT		MP_RIFT_DEFAULT_ENTRIES
-
-struct pkt {
-	u64 at;
-	u64 stamp;		/* a request's, as the pool key's trailer has */
-	u8 to_rsp;
-	u8 len;
-	u8 data[FRAME_MAX];
-};
 
 struct scenario {
 	const char *name;
@@ -57,35 +44,14 @@ struct scenario {
 
 struct model {
 	const struct scenario *sc;
-	u64 rng;
-	u64 now;
+	struct model_sim sim;	/* the network, the RIFT, the window */
 	u64 stamp;		/* the requester's last stamp */
-	struct pkt q[MAXPKT];
-	unsigned int nq;
-	struct mp_rift rift;
-	struct mp_rift_entry ent[NENT];
-	struct mp_rift_peer peer[2];
-	struct mp_window win;
 	struct mp_peer_stats rq, rs;
 	unsigned int *exec, *done, *failed;
-	unsigned int issued, finished;
+	unsigned int issued;
 };
 
 static struct model m;
-
-static u64 rnd(void)
-{
-	/* xorshift64*: deterministic per seed. */
-	m.rng ^= m.rng >> 12;
-	m.rng ^= m.rng << 25;
-	m.rng ^= m.rng >> 27;
-	return m.rng * 0x2545F4914F6CDD1DULL;
-}
-
-static bool chance(unsigned int pct)
-{
-	return rnd() % 100 < pct;
-}
 
 /* Memory of the responder: word i holds a value derived from i. */
 static u64 mem_init(u64 word)
@@ -108,33 +74,18 @@ static void put64(u8 *p, u64 v)
 
 static void net_send(bool to_rsp, const u8 *buf, size_t len)
 {
-	unsigned int copies = 1, i;
-	struct pkt *p;
 	u64 stamp = 0;
 
-	/* strictly increasing per sender, as mp_eth's mpe_stamp() */
-	if (to_rsp) {
-		m.stamp = m.now > m.stamp ? m.now : m.stamp + 1;
-		stamp = m.stamp;
-	}
+	/* requests only are stamped */
+	if (to_rsp)
+		stamp = sim_stamp(&m.sim, &m.stamp);
 
 	assert_true(len <= FRAME_MAX);
 	if (to_rsp)
 		m.rq.tx++;
 	else
 		m.rs.tx++;
-	if (chance(m.sc->loss_pct))
-		return;
-	if (chance(m.sc->dup_pct))
-		copies++;
-	for (i = 0; i < copies && m.nq < MAXPKT; i++) {
-		p = &m.q[m.nq++];
-		p->at = m.now + 50 * US + rnd() % (m.sc->jitter + 1);
-		p->to_rsp = to_rsp;
-		p->stamp = stamp;
-		p->len = (u8)len;
-		memcpy(p->data, buf, len);
-	}
+	sim_send(&m.sim, to_rsp, false, stamp, buf, (u32)len);
 }
 
 static void send_request(struct mp_rift_entry *e, bool retx)
@@ -148,7 +99,7 @@ static void send_request(struct mp_rift_entry *e, bool retx)
 
 	if (m.sc->use_ack) {
 		f.flags |= MP_ETH_F_ACK;
-		f.ack = mp_rift_ack(&m.rift, RSP_DEV);
+		f.ack = mp_rift_ack(&m.sim.rift, RSP_DEV);
 	}
 	if (retx)
 		f.flags |= MP_ETH_F_RETX;
@@ -160,7 +111,7 @@ static void send_request(struct mp_rift_entry *e, bool retx)
 	net_send(true, buf, n);
 }
 
-static void issue(void)
+void model_issue(void)
 {
 	struct mp_rift_entry *e;
 	unsigned int id;
@@ -168,7 +119,7 @@ static void issue(void)
 
 	while (m.issued < m.sc->nreq) {
 		id = m.issued;
-		ret = mp_rift_alloc(&m.rift, RSP_DEV, m.now,
+		ret = mp_rift_alloc(&m.sim.rift, RSP_DEV, m.sim.now,
 				    (void *)(uintptr_t)id, &e);
 		if (ret == -EAGAIN || ret == -ENOSPC)
 			return;
@@ -191,23 +142,25 @@ static void issue(void)
 	}
 }
 
-static void responder_rx(const u8 *buf, size_t len, u64 stamp)
+void model_responder_rx(const struct sim_pkt *p)
 {
+	const u8 *buf = p->data;
 	struct mp_frame f, r;
 	enum mp_window_verdict v;
 	u8 out[FRAME_MAX];
 	u64 word;
 	int st = 0, ack;
 
-	assert_int_equal(mp_frame_decode(buf, len, MAX_PAYLOAD, &f), 0);
+	assert_int_equal(mp_frame_decode(buf, p->len, MAX_PAYLOAD, &f), 0);
 	assert_true(mp_frame_op_is_request(f.op));
 	m.rs.rx++;
 	word = f.offset / 8;
 	ack = f.flags & MP_ETH_F_ACK ? f.ack : MP_WINDOW_NO_ACK;
-	v = mp_window_check_stamped(&m.win, f.sn, ack, stamp, m.now, &st);
+	v = mp_window_check_stamped(&m.sim.win, f.sn, ack, p->stamp, m.sim.now,
+				    &st);
 	/* every copy here is genuine: the stamp rule must pass them all */
 	assert_int_not_equal(v, MP_WIN_REPLAY);
-	assert_true((m.win.rx.bits & 1) == 0);
+	assert_true((m.sim.win.rx.bits & 1) == 0);
 	switch (v) {
 	case MP_WIN_NEW:
 	case MP_WIN_RESYNC:
@@ -216,7 +169,7 @@ static void responder_rx(const u8 *buf, size_t len, u64 stamp)
 		m.exec[word]++;
 		if (f.op == MP_ETH_OP_WRITE_REQ)
 			assert_true(get64(buf + MP_ETH_HDR_LEN) == ~word);
-		assert_int_equal(mp_window_complete(&m.win, f.sn, 0), 0);
+		assert_int_equal(mp_window_complete(&m.sim.win, f.sn, 0), 0);
 		break;
 	case MP_WIN_DUP:
 		m.rs.duplicates++;
@@ -238,17 +191,18 @@ static void responder_rx(const u8 *buf, size_t len, u64 stamp)
 	net_send(false, out, MP_ETH_HDR_LEN + mp_frame_payload_len(&r));
 }
 
-static void requester_rx(const u8 *buf, size_t len)
+void model_requester_rx(const struct sim_pkt *p)
 {
+	const u8 *buf = p->data;
 	struct mp_rift_entry *e;
 	struct mp_frame f;
 	unsigned int id;
 	int ret;
 
-	assert_int_equal(mp_frame_decode(buf, len, MAX_PAYLOAD, &f), 0);
+	assert_int_equal(mp_frame_decode(buf, p->len, MAX_PAYLOAD, &f), 0);
 	assert_true(mp_frame_op_is_response(f.op));
 	m.rq.rx++;
-	ret = mp_rift_match(&m.rift, f.tag, f.sn, f.src, &e);
+	ret = mp_rift_match(&m.sim.rift, f.tag, f.sn, f.src, &e);
 	if (ret) {
 		assert_true(ret == -ENOENT || ret == -ESTALE);
 		m.rq.stale_responses++;
@@ -256,63 +210,35 @@ static void requester_rx(const u8 *buf, size_t len)
 	}
 	assert_int_equal(mp_frame_match_response(&f, e->op, e->offset,
 						 e->len), 0);
-	mp_rift_answered(&m.rift, e, m.now, f.flags & MP_ETH_F_RETX);
+	mp_rift_answered(&m.sim.rift, e, m.sim.now, f.flags & MP_ETH_F_RETX);
 	id = (unsigned int)(uintptr_t)e->ctx;
 	assert_true(e->offset == (u64)id * 8);
 	if (f.op == MP_ETH_OP_READ_RESP)
 		assert_true(get64(buf + MP_ETH_HDR_LEN) == mem_init(id));
 	m.done[id]++;
-	m.finished++;
-	mp_rift_free(&m.rift, e);
+	m.sim.finished++;
+	mp_rift_free(&m.sim.rift, e);
 }
 
-static void deliver(void)
+void model_retransmit(struct mp_rift_entry *e)
 {
-	unsigned int i = 0;
-	struct pkt p;
-
-	while (i < m.nq) {
-		if (m.q[i].at > m.now) {
-			i++;
-			continue;
-		}
-		p = m.q[i];
-		m.q[i] = m.q[--m.nq];	/* also shuffles the order */
-		if (p.to_rsp)
-			responder_rx(p.data, p.len, p.stamp);
-		else
-			requester_rx(p.data, p.len);
-	}
+	m.rq.retransmits++;
+	send_request(e, true);
 }
 
-static void timers(void)
+void model_timeout(struct mp_rift_entry *e)
 {
-	struct mp_rift_entry *e;
-	enum mp_rift_event ev;
-	unsigned int pos = 0;
-
-	while ((ev = mp_rift_poll(&m.rift, m.now, &pos, &e)) != MP_RIFT_IDLE) {
-		if (ev == MP_RIFT_RETRANSMIT) {
-			m.rq.retransmits++;
-			send_request(e, true);
-			continue;
-		}
-		m.rq.timeouts++;
-		m.failed[(uintptr_t)e->ctx]++;
-		m.finished++;
-		mp_rift_free(&m.rift, e);
-	}
+	m.rq.timeouts++;
+	m.failed[(uintptr_t)e->ctx]++;
 }
 
-static void run(const struct scenario *sc)
+/* Scenario sc, its seed + seed. */
+static void run(const struct scenario *sc, u64 seed)
 {
-	struct mp_rift_params p;
 	unsigned int i, n = sc->nreq, once = 0, never = 0;
-	u64 limit;
 
 	memset(&m, 0, sizeof(m));
 	m.sc = sc;
-	m.rng = sc->seed * 2 + 1;
 	m.exec = calloc(n, sizeof(*m.exec));
 	m.done = calloc(n, sizeof(*m.done));
 	m.failed = calloc(n, sizeof(*m.failed));
@@ -320,28 +246,9 @@ static void run(const struct scenario *sc)
 	assert_non_null(m.done);
 	assert_non_null(m.failed);
 
-	mp_rift_default_params(&p);
-	p.rto_initial = 5 * MS;
-	p.rto_min = 5 * MS;
-	p.rto_max = 40 * MS;
-	p.max_retries = sc->max_retries;
-	p.probe_interval = 50 * MS;
-	assert_int_equal(mp_rift_init(&m.rift, &p, m.ent, NENT, m.peer, 2,
-				      sc->start_sn), 0);
-	mp_window_init(&m.win, 0);
-	mp_window_reset(&m.win);
-	/* The hole timeout must outlast every retransmission. */
-	m.win.gap_timeout = mp_rift_fail_time(&p) + 100 * MS;
-
-	limit = (u64)n * 100 * MS + 10000 * MS;
-	while (m.finished < n) {
-		issue();
-		deliver();
-		timers();
-		m.now += 100 * US;
-		assert_true(m.now < limit);
-	}
-	assert_int_equal(m.rift.nr_busy, 0);
+	sim_init(&m.sim, sc->seed + seed, sc->start_sn, sc->max_retries,
+		 50 * MS, sc->loss_pct, sc->dup_pct, sc->jitter);
+	sim_run(&m.sim, n);
 
 	for (i = 0; i < n; i++) {
 		assert_true(m.exec[i] <= 1);
@@ -367,7 +274,8 @@ static void run(const struct scenario *sc)
 		      (unsigned long long)m.rq.fast_fails);
 	print_message("#   resyncs %llu skipped %llu\n",
 		      (unsigned long long)m.rs.resyncs,
-		      (unsigned long long)m.win.skipped);
+		      (unsigned long long)m.sim.win.skipped);
+	sim_fini(&m.sim);
 	free(m.exec);
 	free(m.done);
 	free(m.failed);
@@ -390,7 +298,7 @@ static void test_exactly_once(void **state)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sc); i++)
-		run(&sc[i]);
+		run(&sc[i], 0);
 }
 
 /* Few retries over a bad network: failures, but never twice. */
@@ -407,15 +315,10 @@ static void test_at_most_once(void **state)
 		  false, false },
 	};
 	unsigned int i, seed;
-	struct scenario s;
 
-	for (i = 0; i < ARRAY_SIZE(sc); i++) {
-		for (seed = 0; seed < 4; seed++) {
-			s = sc[i];
-			s.seed += 100 * seed;
-			run(&s);
-		}
-	}
+	for (i = 0; i < ARRAY_SIZE(sc); i++)
+		for (seed = 0; seed < 4; seed++)
+			run(&sc[i], 100 * seed);
 }
 
 int main(void)

@@ -40,14 +40,9 @@
 #include "mp_rift.h"
 #include "mp_stats.h"
 #include "mp_bytes.h"
+#include "model_sim.h"
 #include "util/util.h"
 
-#define MS		1000000ULL
-#define US		1000ULL
-#define REQ_DEV		0
-#define RSP_DEV		1
-#define MAXPKT		4096
-#define NENT		MP_RIFT_DEFAULT_ENTRIES
 #define MTU_SMALL	1500
 #define MTU_JUMBO	9000
 #define BUF_MAX		(MP_ETH_READ_PARTS * (MTU_JUMBO - MP_ETH_HDR_LEN))
@@ -56,15 +51,6 @@
 #define REGION		0x100000ULL
 /* ... of which the responder holds the first HELD bytes */
 #define HELD		(REGION / 2)
-
-struct pkt {
-	u64 at;
-	u64 stamp;
-	bool to_rsp;
-	bool forged;
-	u32 len;
-	u8 data[];
-};
 
 struct scenario {
 	const char *name;
@@ -95,18 +81,13 @@ struct req {
 
 struct model {
 	const struct scenario *sc;
-	u64 rng, now, stamp, rsp_stamp;
+	struct model_sim sim;	/* the network, the RIFT, the window */
+	u64 stamp, rsp_stamp;
 	u32 req_max, req_rx, rsp_rx;	/* payloads: sent, received */
 	u32 auth;		/* trailer bytes: MP_ETH_AUTH_LEN with a key */
-	struct pkt *q[MAXPKT];
-	unsigned int nq;
-	struct mp_rift rift;
-	struct mp_rift_entry ent[NENT];
-	struct mp_rift_peer peer[2];
-	struct mp_window win;
 	struct req *req;
 	u8 *buf, *cnt;		/* per tag: the bytes of a read, copies */
-	unsigned int issued, finished;
+	unsigned int issued;
 	u64 parts, dup_parts, stale, refused, naks, timeouts, multi;
 	u64 too_big, mute, retransmits;
 	u32 max_rsp;		/* largest response payload sent */
@@ -118,16 +99,7 @@ static u64 seed_offset;
 
 static u64 rnd(void)
 {
-	/* xorshift64*: deterministic per seed. */
-	m.rng ^= m.rng >> 12;
-	m.rng ^= m.rng << 25;
-	m.rng ^= m.rng >> 27;
-	return m.rng * 0x2545F4914F6CDD1DULL;
-}
-
-static bool chance(unsigned int pct)
-{
-	return rnd() % 100 < pct;
+	return sim_rnd(&m.sim);
 }
 
 /* The responder's memory: byte a holds a value derived from a. */
@@ -156,13 +128,6 @@ static u32 max_payload(u32 port_mtu, u32 pool_mtu)
 	return l2 > MP_ETH_HDR_LEN ? l2 - MP_ETH_HDR_LEN : 1;
 }
 
-/* Strictly increasing per sender, as mpe_stamp(). */
-static u64 next_stamp(u64 *last)
-{
-	*last = m.now > *last ? m.now : *last + 1;
-	return *last;
-}
-
 /*
  * Send frame buf[0..len) (header and payload) of bind; with a key, after
  * its trailer (a stamp and the bind word; the tag is not modelled, the
@@ -170,11 +135,9 @@ static u64 next_stamp(u64 *last)
  */
 static void net_send(bool to_rsp, u8 *buf, u32 len, u32 bind, bool forged)
 {
-	unsigned int copies = 1, i;
-	struct pkt *p;
 	u64 stamp;
 
-	stamp = next_stamp(to_rsp ? &m.stamp : &m.rsp_stamp);
+	stamp = sim_stamp(&m.sim, to_rsp ? &m.stamp : &m.rsp_stamp);
 	if (m.auth) {
 		memset(buf + len, 0, MP_ETH_AUTH_LEN);
 		mp_put_be32(buf + len + offsetof(struct mp_eth_auth, bind),
@@ -202,21 +165,7 @@ static void net_send(bool to_rsp, u8 *buf, u32 len, u32 bind, bool forged)
 		m.too_big++;
 		return;
 	}
-	if (chance(m.sc->loss_pct))
-		return;
-	if (chance(m.sc->dup_pct))
-		copies++;
-	for (i = 0; i < copies && m.nq < MAXPKT; i++) {
-		p = malloc(sizeof(*p) + len);
-		assert_non_null(p);
-		p->at = m.now + 50 * US + rnd() % (m.sc->jitter + 1);
-		p->to_rsp = to_rsp;
-		p->forged = forged;
-		p->stamp = stamp;
-		p->len = len;
-		memcpy(p->data, buf, len);
-		m.q[m.nq++] = p;
-	}
+	sim_send(&m.sim, to_rsp, forged, stamp, buf, len);
 }
 
 static void send_request(struct mp_rift_entry *e, bool retx)
@@ -231,7 +180,7 @@ static void send_request(struct mp_rift_entry *e, bool retx)
 
 	if (m.auth)
 		f.flags |= MP_ETH_F_AUTH;
-	f.ack = mp_rift_ack(&m.rift, RSP_DEV);
+	f.ack = mp_rift_ack(&m.sim.rift, RSP_DEV);
 	if (retx)
 		f.flags |= MP_ETH_F_RETX;
 	/* as mpe_frame_prep() (tx.c): sizes are the issuer's business */
@@ -288,7 +237,7 @@ static void plan(unsigned int id)
 		r->expect = -EINVAL;
 }
 
-static void issue(void)
+void model_issue(void)
 {
 	struct mp_rift_entry *e;
 	unsigned int id, parts;
@@ -302,7 +251,7 @@ static void issue(void)
 			plan(id);
 		parts = r->op == MP_ETH_OP_READ_REQ ?
 			mp_frame_parts(r->len, r->stride) : 1;
-		ret = mp_rift_alloc_parts(&m.rift, RSP_DEV, m.now,
+		ret = mp_rift_alloc_parts(&m.sim.rift, RSP_DEV, m.sim.now,
 					  (void *)(uintptr_t)id, parts, &e);
 		/* full, or unreachable: the model tries again later */
 		if (ret == -EAGAIN || ret == -ENOSPC || ret == -EHOSTUNREACH)
@@ -373,7 +322,7 @@ static int execute(const struct mp_frame *f, const u8 *payload)
 	return 0;
 }
 
-static void responder_rx(const struct pkt *p)
+void model_responder_rx(const struct sim_pkt *p)
 {
 	static u8 out[FRAME_MAX];
 	struct mp_frame f, r, pr;
@@ -396,7 +345,8 @@ static void responder_rx(const struct pkt *p)
 		stamp = mp_get_be64(p->data + MP_ETH_HDR_LEN +
 				    mp_frame_payload_len(&f) +
 				    offsetof(struct mp_eth_auth, stamp));
-	v = mp_window_check_stamped(&m.win, f.sn, f.ack, stamp, m.now, &st);
+	v = mp_window_check_stamped(&m.sim.win, f.sn, f.ack, stamp, m.sim.now,
+				    &st);
 	assert_int_not_equal(v, MP_WIN_REPLAY);
 	switch (v) {
 	case MP_WIN_NEW:
@@ -404,7 +354,7 @@ static void responder_rx(const struct pkt *p)
 		assert_true(f.offset / REGION < m.sc->nreq);
 		m.req[f.offset / REGION].exec++;
 		st = execute(&f, p->data + MP_ETH_HDR_LEN);
-		assert_int_equal(mp_window_complete(&m.win, f.sn, st), 0);
+		assert_int_equal(mp_window_complete(&m.sim.win, f.sn, st), 0);
 		break;
 	case MP_WIN_DUP:
 		/* a read is read again, unless it was refused */
@@ -432,7 +382,8 @@ static void responder_rx(const struct pkt *p)
 			out[MP_ETH_HDR_LEN + j] = mem(pr.offset + j);
 		net_send(false, out, MP_ETH_HDR_LEN + mp_frame_payload_len(&pr),
 			 pr.bind, false);
-		if (r.op == MP_ETH_OP_READ_RESP && chance(m.sc->forge_pct))
+		if (r.op == MP_ETH_OP_READ_RESP &&
+		    sim_chance(&m.sim, m.sc->forge_pct))
 			forge(&f, pr);
 	}
 }
@@ -455,12 +406,12 @@ static void finish(struct mp_rift_entry *e, unsigned int id, int err)
 		m.multi += e->nr_parts > 1;
 	}
 	r->done++;
-	m.finished++;
-	mp_rift_free(&m.rift, e);
+	m.sim.finished++;
+	mp_rift_free(&m.sim.rift, e);
 }
 
 /* As mpe_rx_response() (requester.c). */
-static void requester_rx(const struct pkt *p)
+void model_requester_rx(const struct sim_pkt *p)
 {
 	struct mp_rift_entry *e;
 	struct mp_frame f;
@@ -473,7 +424,7 @@ static void requester_rx(const struct pkt *p)
 	ret = mp_frame_decode(p->data, p->len, m.req_rx, &f);
 	assert_int_equal(ret, 0);
 	assert_true(mp_frame_op_is_response(f.op));
-	part = mp_rift_match_response(&m.rift, &f, &e);
+	part = mp_rift_match_response(&m.sim.rift, &f, &e);
 	if (p->forged) {
 		/* refused, whether its request is still in flight or not */
 		assert_true(part == -EBADMSG || part == -ENOENT ||
@@ -490,7 +441,7 @@ static void requester_rx(const struct pkt *p)
 	if (f.op == MP_ETH_OP_NAK) {
 		/* the NAK of a read in parts echoes its whole range */
 		assert_true(f.offset == e->offset && f.len == e->len);
-		mp_rift_answered(&m.rift, e, m.now, f.flags & MP_ETH_F_RETX);
+		mp_rift_answered(&m.sim.rift, e, m.sim.now, f.flags & MP_ETH_F_RETX);
 		m.naks++;
 		finish(e, id, mp_frame_nak_errno(f.status));
 		return;
@@ -504,7 +455,7 @@ static void requester_rx(const struct pkt *p)
 	}
 	m.parts++;
 	if (first)
-		mp_rift_answered(&m.rift, e, m.now, f.flags & MP_ETH_F_RETX);
+		mp_rift_answered(&m.sim.rift, e, m.sim.now, f.flags & MP_ETH_F_RETX);
 	if (f.op == MP_ETH_OP_READ_RESP) {
 		at = (size_t)e->tag * BUF_MAX + (f.offset - e->offset);
 		assert_true(f.offset - e->offset + f.len <= e->len);
@@ -517,55 +468,26 @@ static void requester_rx(const struct pkt *p)
 		finish(e, id, 0);
 }
 
-static void deliver(void)
+void model_retransmit(struct mp_rift_entry *e)
 {
-	unsigned int i = 0;
-	struct pkt *p;
-
-	while (i < m.nq) {
-		if (m.q[i]->at > m.now) {
-			i++;
-			continue;
-		}
-		p = m.q[i];
-		m.q[i] = m.q[--m.nq];	/* also shuffles the order */
-		if (p->to_rsp)
-			responder_rx(p);
-		else
-			requester_rx(p);
-		free(p);
-	}
+	m.retransmits++;
+	send_request(e, true);
 }
 
-static void timers(void)
+void model_timeout(struct mp_rift_entry *e)
 {
-	struct mp_rift_entry *e;
-	enum mp_rift_event ev;
-	unsigned int pos = 0;
-
-	while ((ev = mp_rift_poll(&m.rift, m.now, &pos, &e)) != MP_RIFT_IDLE) {
-		if (ev == MP_RIFT_RETRANSMIT) {
-			m.retransmits++;
-			send_request(e, true);
-			continue;
-		}
-		m.timeouts++;
-		m.req[(uintptr_t)e->ctx].failed++;
-		m.finished++;
-		mp_rift_free(&m.rift, e);
-	}
+	m.timeouts++;
+	m.req[(uintptr_t)e->ctx].failed++;
 }
 
-static void run(const struct scenario *sc)
+/* Scenario sc, its seed + seed. */
+static void run(const struct scenario *sc, u64 seed)
 {
 	unsigned int i, n = sc->nreq, once = 0, nak = 0, einval = 0;
-	struct mp_rift_params p;
 	struct req *r;
-	u64 limit;
 
 	memset(&m, 0, sizeof(m));
 	m.sc = sc;
-	m.rng = (sc->seed + seed_offset) * 2 + 1;
 	m.auth = sc->key ? MP_ETH_AUTH_LEN : 0;
 	m.req_max = max_payload(sc->req_mtu, sc->pool_mtu);
 	m.req_rx = sc->req_mtu - MP_ETH_HDR_LEN;
@@ -577,27 +499,10 @@ static void run(const struct scenario *sc)
 	assert_non_null(m.buf);
 	assert_non_null(m.cnt);
 
-	mp_rift_default_params(&p);
-	p.rto_initial = 5 * MS;
-	p.rto_min = 5 * MS;
-	p.rto_max = 40 * MS;
-	p.max_retries = sc->max_retries;
-	p.probe_interval = 20 * MS;
-	assert_int_equal(mp_rift_init(&m.rift, &p, m.ent, NENT, m.peer, 2,
-				      sc->start_sn), 0);
-	mp_window_init(&m.win, 0);
-	mp_window_reset(&m.win);
-	m.win.gap_timeout = mp_rift_fail_time(&p) + 100 * MS;
-
-	limit = (u64)n * 100 * MS + 10000 * MS;
-	while (m.finished < n) {
-		issue();
-		deliver();
-		timers();
-		m.now += 100 * US;
-		assert_true(m.now < limit);
-	}
-	assert_int_equal(m.rift.nr_busy, 0);
+	sim_init(&m.sim, sc->seed + seed + seed_offset, sc->start_sn,
+		 sc->max_retries, 20 * MS, sc->loss_pct, sc->dup_pct,
+		 sc->jitter);
+	sim_run(&m.sim, n);
 	/* the requester's max_payload knows the pool's: nothing too big */
 	if (sc->pool_mtu)
 		assert_int_equal(m.too_big, 0);
@@ -622,7 +527,7 @@ static void run(const struct scenario *sc)
 	if (sc->expect_all && sc->pool_mtu)
 		assert_true(m.multi > n / 4);
 	print_message("# %s, seed %llu: MTU %u asks MTU %u, pool MTU %u, key %d\n",
-		      sc->name, (unsigned long long)(sc->seed + seed_offset),
+		      sc->name, (unsigned long long)(sc->seed + seed + seed_offset),
 		      sc->req_mtu, sc->rsp_mtu, sc->pool_mtu, sc->key);
 	print_message("#   %u requests, %u executed once, %u NAKed (%u -EINVAL), timeouts %llu\n",
 		      n, once, nak, einval, (unsigned long long)m.timeouts);
@@ -636,8 +541,7 @@ static void run(const struct scenario *sc)
 		      (unsigned long long)m.too_big, (unsigned long long)m.mute);
 	print_message("#   largest response frame %u + %u bytes\n",
 		      MP_ETH_HDR_LEN, m.max_rsp);
-	while (m.nq)
-		free(m.q[--m.nq]);
+	sim_fini(&m.sim);
 	free(m.req);
 	free(m.buf);
 	free(m.cnt);
@@ -663,7 +567,7 @@ static void test_parts_exactly_once(void **state)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sc); i++)
-		run(&sc[i]);
+		run(&sc[i], 0);
 }
 
 /*
@@ -684,7 +588,7 @@ static void test_parts_uncapped(void **state)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sc); i++)
-		run(&sc[i]);
+		run(&sc[i], 0);
 }
 
 /* Few retries over a bad network: failures, but never twice. */
@@ -699,15 +603,10 @@ static void test_parts_at_most_once(void **state)
 		  MTU_SMALL, 40, 30, 20, 5 * MS, 2, true, false },
 	};
 	unsigned int i, seed;
-	struct scenario s;
 
-	for (i = 0; i < ARRAY_SIZE(sc); i++) {
-		for (seed = 0; seed < 3; seed++) {
-			s = sc[i];
-			s.seed += 100 * seed;
-			run(&s);
-		}
-	}
+	for (i = 0; i < ARRAY_SIZE(sc); i++)
+		for (seed = 0; seed < 3; seed++)
+			run(&sc[i], 100 * seed);
 }
 
 int main(void)
