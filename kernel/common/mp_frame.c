@@ -325,6 +325,11 @@ u32 mp_frame_parts(u32 len, u32 stride)
 	return len / stride + (len % stride ? 1 : 0);
 }
 
+u32 mp_frame_read_stride(const struct mp_frame *req)
+{
+	return req->stride ? req->stride : req->len;
+}
+
 int mp_frame_read_part(const struct mp_frame *req, u32 i,
 		       struct mp_frame *resp)
 {

@@ -102,6 +102,14 @@ int mp_frame_reply(const struct mp_frame *req, int status,
 u32 mp_frame_parts(u32 len, u32 stride);
 
 /*
+ * The part size READ_REQ req asks its answer in: its stride, or, without
+ * one, its whole len (one frame). Each answer frame carries up to this
+ * many payload bytes, so a responder whose port cannot carry it, signed,
+ * refuses the read.
+ */
+u32 mp_frame_read_stride(const struct mp_frame *req);
+
+/*
  * Build READ_RESP part i of READ_REQ req, as mp_frame_reply(req, 0, resp)
  * would but for offset and len: req->offset + i * stride and the part's
  * bytes (the rest of the range for the last part). 0, or -EINVAL (req not

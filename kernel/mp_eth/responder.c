@@ -120,12 +120,11 @@ static int mpe_exec_read(struct mpe *m, const struct mp_frame *f, u64 chip,
 		__skb_queue_tail(out, skb);
 	}
 	/*
-	 * The widest frame is the first part: the stride, or the whole read
-	 * of a one-frame request. The decoder held it to the payload without
-	 * the trailer, so a signed answer might not leave the port.
+	 * The decoder held the part size to the payload without the trailer,
+	 * so a signed answer might not leave the port.
 	 */
-	if (execute && (f->stride ? f->stride : f->len) +
-		       mpe_auth_overhead(m) > mpe_rx_payload(m))
+	if (execute && mp_frame_read_stride(f) + mpe_auth_overhead(m) >
+		       mpe_rx_payload(m))
 		*cached = -EINVAL;
 	else if (execute)
 		*cached = mp_local_access(chip, f->offset, f->len, false,

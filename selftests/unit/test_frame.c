@@ -397,8 +397,10 @@ static void test_read_parts(void **state)
 	assert_int_equal(mp_frame_parts(2 * MTU_PAYLOAD + 1, MTU_PAYLOAD), 3);
 
 	/* without a stride a read is one frame, as before */
+	assert_int_equal(mp_frame_read_stride(&f), 4096);
 	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EMSGSIZE);
 	f.stride = MTU_PAYLOAD;
+	assert_int_equal(mp_frame_read_stride(&f), MTU_PAYLOAD);
 	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
 	f.len = MP_ETH_READ_PARTS * MTU_PAYLOAD;
 	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);

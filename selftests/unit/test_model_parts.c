@@ -312,7 +312,7 @@ static int execute(const struct mp_frame *f, const u8 *payload)
 	u32 i;
 
 	if (f->op == MP_ETH_OP_READ_REQ &&
-	    (f->stride ? f->stride : f->len) + m.auth > m.rsp_rx)
+	    mp_frame_read_stride(f) + m.auth > m.rsp_rx)
 		return -EINVAL;
 	if (f->offset + f->len > base + HELD)
 		return -ERANGE;
