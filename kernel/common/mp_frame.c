@@ -39,6 +39,9 @@ static_assert(sizeof(struct mp_eth_auth) == MP_ETH_AUTH_LEN &&
 	      offsetof(struct mp_eth_auth, stamp) == 8 &&
 	      offsetof(struct mp_eth_auth, tag) == 16,
 	      "mp_eth_auth offsets are part of the ABI");
+static_assert((MP_ETH_F_PART >> MP_ETH_F_PART_SHIFT) + 1 == MP_ETH_READ_PARTS &&
+	      !(MP_ETH_F_PART & (MP_ETH_F_KNOWN | MP_ETH_F_HB | MP_ETH_F_AUTH)),
+	      "a write's part index fits its flag bits");
 
 bool mp_frame_op_is_request(u8 op)
 {
@@ -59,8 +62,13 @@ bool mp_frame_op_is_control(u8 op)
 
 u32 mp_frame_payload_len(const struct mp_frame *f)
 {
+	u64 offset;
+	u32 len;
+
 	switch (f->op) {
 	case MP_ETH_OP_WRITE_REQ:
+		mp_frame_write_span(f, &offset, &len);
+		return len;
 	case MP_ETH_OP_READ_RESP:
 	case MP_ETH_OP_OWN_RESP:
 	case MP_ETH_OP_DISCOVER:
@@ -86,7 +94,9 @@ static bool status_is_errno(int status)
  * non-empty range that fits one frame and does not wrap the offset space.
  * A READ_REQ is held to the frame limit as well because its READ_RESP has
  * to fit a frame, unless it has a stride: then each of its parts must,
- * and there are at most MP_ETH_READ_PARTS of them.
+ * and there are at most MP_ETH_READ_PARTS of them. A WRITE_REQ with a
+ * stride is one of at most MP_ETH_READ_PARTS frames of its range, each
+ * carrying at most a stride; its WRITE_ACK echoes the whole range.
  */
 static int check_data(const struct mp_frame *f, u32 max_payload)
 {
@@ -98,20 +108,21 @@ static int check_data(const struct mp_frame *f, u32 max_payload)
 	if (!f->len)
 		return -EPROTO;
 	if (f->stride) {
-		if (f->op != MP_ETH_OP_READ_REQ)
+		if (f->op != MP_ETH_OP_READ_REQ && f->op != MP_ETH_OP_WRITE_REQ)
 			return -EPROTO;
 		if (f->stride > max_payload)
 			return -EMSGSIZE;
 		limit = (u64)f->stride * MP_ETH_READ_PARTS;
-	} else if (f->op == MP_ETH_OP_NAK) {
-		/*
-		 * A NAK carries no payload and echoes the len of the request
-		 * it refuses, which may be a read in parts.
-		 */
+	} else if (f->op == MP_ETH_OP_NAK || f->op == MP_ETH_OP_WRITE_ACK) {
+		/* no payload; it echoes the len of a request in parts */
 		limit = (u64)max_payload * MP_ETH_READ_PARTS;
 	}
 	if (f->len > limit)
 		return -EMSGSIZE;
+	/* a part of a write in parts is one of them */
+	if (f->part && (f->op != MP_ETH_OP_WRITE_REQ ||
+			f->part >= mp_frame_parts(f->len, f->stride)))
+		return -EPROTO;
 	if (f->len - 1 > ~0ULL - f->offset)
 		return -EPROTO;
 	return 0;
@@ -209,7 +220,8 @@ int mp_frame_encode(const struct mp_frame *f, u32 max_payload, u8 *buf,
 
 	buf[HOFF(version)] = MP_ETH_VERSION;
 	buf[HOFF(op)] = f->op;
-	mp_put_be16(buf + HOFF(flags), f->flags);
+	mp_put_be16(buf + HOFF(flags),
+		    f->flags | (u16)(f->part << MP_ETH_F_PART_SHIFT));
 	mp_put_be16(buf + HOFF(src), f->src);
 	mp_put_be16(buf + HOFF(dst), f->dst);
 	mp_put_be32(buf + HOFF(gen), f->gen);
@@ -219,10 +231,11 @@ int mp_frame_encode(const struct mp_frame *f, u32 max_payload, u8 *buf,
 	mp_put_be32(buf + HOFF(len), f->len);
 	/*
 	 * Two's complement of the (negative) errno, well defined for u16; a
-	 * READ_REQ's stride instead (its status is 0).
+	 * READ_REQ's or WRITE_REQ's stride instead (its status is 0).
 	 */
 	mp_put_be16(buf + HOFF(status),
-		    f->op == MP_ETH_OP_READ_REQ ? f->stride : (u16)f->status);
+		    f->op == MP_ETH_OP_READ_REQ || f->op == MP_ETH_OP_WRITE_REQ ?
+		    f->stride : (u16)f->status);
 	mp_put_be16(buf + HOFF(ack), f->ack);
 	return MP_ETH_HDR_LEN;
 }
@@ -252,9 +265,15 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
 	f->len = mp_get_be32(buf + HOFF(len));
 	st = mp_get_be16(buf + HOFF(status));
 	f->stride = 0;
-	if (f->op == MP_ETH_OP_READ_REQ) {
+	if (f->op == MP_ETH_OP_READ_REQ || f->op == MP_ETH_OP_WRITE_REQ) {
 		f->stride = st;
 		st = 0;
+	}
+	/* the part bits of any other frame stay in flags: unknown there */
+	f->part = 0;
+	if (f->op == MP_ETH_OP_WRITE_REQ) {
+		f->part = (f->flags & MP_ETH_F_PART) >> MP_ETH_F_PART_SHIFT;
+		f->flags &= ~MP_ETH_F_PART;
 	}
 	f->status = st & 0x8000 ? (int)st - 0x10000 : (int)st;
 	f->ack = mp_get_be16(buf + HOFF(ack));
@@ -310,6 +329,7 @@ int mp_frame_reply(const struct mp_frame *req, int status,
 	r.tag = req->tag;
 	r.ack = 0;
 	r.stride = 0;
+	r.part = 0;
 	r.offset = req->offset;
 	r.len = req->len;
 	r.status = status;
@@ -328,6 +348,17 @@ u32 mp_frame_parts(u32 len, u32 stride)
 u32 mp_frame_read_stride(const struct mp_frame *req)
 {
 	return req->stride ? req->stride : req->len;
+}
+
+int mp_frame_write_part(const struct mp_frame *req, u32 i,
+			struct mp_frame *part)
+{
+	if (!req || !part || req->op != MP_ETH_OP_WRITE_REQ ||
+	    i >= mp_frame_parts(req->len, req->stride))
+		return -EINVAL;
+	*part = *req;
+	part->part = (u8)i;
+	return 0;
 }
 
 int mp_frame_read_part(const struct mp_frame *req, u32 i,

@@ -15,14 +15,16 @@
 /* A decoded header, in host byte order. */
 struct mp_frame {
 	u8 op;		/* enum mp_eth_op */
-	u16 flags;	/* MP_ETH_F_* */
+	u8 part;	/* WRITE_REQ with a stride: its part (MP_ETH_F_PART) */
+	u16 flags;	/* MP_ETH_F_* but MP_ETH_F_PART */
 	u16 src;
 	u16 dst;
 	u32 gen;
 	u16 sn;
 	u16 tag;
 	u16 ack;
-	u16 stride;	/* READ_REQ: part stride (status word), 0 one part */
+	u16 stride;	/* READ_REQ, WRITE_REQ: part stride (status word), */
+			/*   0 one part */
 	u64 offset;
 	u32 len;
 	int status;	/* 0 or -errno (NAK) */
@@ -57,9 +59,11 @@ u32 mp_frame_trailer_len(const struct mp_frame *f);
 /*
  * Validate f against the protocol rules; max_payload is the largest payload
  * one frame may carry on this link (MTU - MP_ETH_HDR_LEN). 0 or -errno:
- * -EOPNOTSUPP unknown opcode, -EMSGSIZE len > max_payload (a READ_REQ with
- * a stride: stride > max_payload or len > MP_ETH_READ_PARTS * stride),
- * -EPROTO any other inconsistency (a stride on another opcode).
+ * -EOPNOTSUPP unknown opcode, -EMSGSIZE len > max_payload (a READ_REQ or
+ * WRITE_REQ with a stride: stride > max_payload or len >
+ * MP_ETH_READ_PARTS * stride; a WRITE_ACK or NAK: len > MP_ETH_READ_PARTS
+ * * max_payload), -EPROTO any other inconsistency (a stride on another
+ * opcode, a part on a frame without a stride or not below its parts).
  */
 int mp_frame_check(const struct mp_frame *f, u32 max_payload);
 
@@ -88,7 +92,8 @@ int mp_frame_decode(const u8 *buf, size_t size, u32 max_payload,
  * Build the response to request req: status 0 gives READ_RESP, WRITE_ACK
  * or OWN_RESP, a negative errno gives a NAK. src/dst are swapped, gen, sn,
  * tag, offset, len and bind are echoed, and so is F_RETX (the copy it
- * answers); other flags, ack and stride are cleared. The parts of a read
+ * answers); other flags, ack, stride and part are cleared: the answer to
+ * a write in parts names its whole range. The parts of a read
  * with a stride: mp_frame_read_part().
  * 0 or -EINVAL (req not a request, status out of range).
  */
@@ -108,6 +113,31 @@ u32 mp_frame_parts(u32 len, u32 stride);
  * refuses the read.
  */
 u32 mp_frame_read_stride(const struct mp_frame *req);
+
+/*
+ * Write request f's part f->part: where its payload goes, *offset, and
+ * how long it is, *len (the whole range for a write without a stride).
+ * mp_frame_payload_len() of a WRITE_REQ is that len.
+ */
+static inline void mp_frame_write_span(const struct mp_frame *f, u64 *offset,
+				       u32 *len)
+{
+	/* a valid frame: part < parts, so part * stride < len */
+	u32 skip = f->stride ? (u32)f->part * f->stride : 0;
+
+	*offset = f->offset + skip;
+	*len = skip < f->len ? f->len - skip : 0;
+	if (f->stride && *len > f->stride)
+		*len = f->stride;
+}
+
+/*
+ * Frame i of WRITE_REQ req (with a stride: the whole range, its stride):
+ * req with part i. 0, or -EINVAL (req not a WRITE_REQ, i not below
+ * mp_frame_parts()).
+ */
+int mp_frame_write_part(const struct mp_frame *req, u32 i,
+			struct mp_frame *part);
 
 /*
  * Build READ_RESP part i of READ_REQ req, as mp_frame_reply(req, 0, resp)

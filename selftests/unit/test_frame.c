@@ -383,6 +383,118 @@ static void test_reply_and_match(void **state)
  * request but for its own offset and len, and a part matches only at a
  * multiple of the stride inside the range with that part's len.
  */
+/*
+ * Writes in parts: every frame names the whole range and the stride, the
+ * part it carries in the flags, and carries that part's bytes only.
+ */
+static void test_write_parts(void **state)
+{
+	struct mp_frame f = req(MP_ETH_OP_WRITE_REQ, 3 * MTU_PAYLOAD + 100);
+	struct mp_frame g, p, r;
+	u8 buf[MP_ETH_HDR_LEN + MTU_PAYLOAD + MP_ETH_MIN_PDU];
+	u64 off;
+	u32 len, i;
+
+	/* without a stride a write is one frame of at most max_payload */
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EMSGSIZE);
+	f.stride = MTU_PAYLOAD;
+	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), 0);
+	assert_int_equal(mp_frame_parts(f.len, f.stride), 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(mp_frame_write_part(&f, i, &p), 0);
+		assert_int_equal(p.part, i);
+		mp_frame_write_span(&p, &off, &len);
+		assert_true(off == f.offset + (u64)i * MTU_PAYLOAD);
+		assert_int_equal(len, i < 3 ? MTU_PAYLOAD : 100);
+		assert_int_equal(mp_frame_payload_len(&p), len);
+		/* the part rides in the flags, the stride in the status word */
+		assert_int_equal(mp_frame_encode(&p, MTU_PAYLOAD, buf,
+						 sizeof(buf)), MP_ETH_HDR_LEN);
+		assert_int_equal(buf[2] & 0x07, i);
+		assert_int_equal(buf[3], MP_ETH_F_ACK);
+		assert_int_equal(buf[28], MTU_PAYLOAD >> 8);
+		assert_int_equal(buf[29], MTU_PAYLOAD & 0xff);
+		memset(buf + MP_ETH_HDR_LEN, 0x5a, len);
+		assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN + len,
+						 MTU_PAYLOAD, &g), 0);
+		assert_int_equal(g.part, i);
+		assert_int_equal(g.flags, MP_ETH_F_ACK);
+		assert_int_equal(g.stride, MTU_PAYLOAD);
+		assert_int_equal(g.status, 0);
+		assert_true(g.offset == f.offset && g.len == f.len);
+		/* the payload is the part's, not one byte more or less */
+		assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN + len - 1,
+						 MTU_PAYLOAD, &g), -EBADMSG);
+		if (len > MP_ETH_MIN_PDU)
+			assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN +
+							 len + 1, MTU_PAYLOAD,
+							 &g), -EBADMSG);
+	}
+	assert_int_equal(mp_frame_write_part(&f, 4, &p), -EINVAL);
+	assert_int_equal(mp_frame_write_part(&g, 0, NULL), -EINVAL);
+	r = req(MP_ETH_OP_READ_REQ, 16);
+	assert_int_equal(mp_frame_write_part(&r, 0, &p), -EINVAL);
+
+	/* a part beyond the range's parts, or a part without a stride */
+	p = f;
+	p.part = 4;
+	assert_int_equal(mp_frame_check(&p, MTU_PAYLOAD), -EPROTO);
+	p.part = 7;
+	assert_int_equal(mp_frame_check(&p, MTU_PAYLOAD), -EPROTO);
+	p = req(MP_ETH_OP_WRITE_REQ, 16);
+	p.part = 1;
+	assert_int_equal(mp_frame_check(&p, MTU_PAYLOAD), -EPROTO);
+	/* nor on any other opcode: the bits are unknown flags there */
+	r = req(MP_ETH_OP_READ_REQ, 3 * MTU_PAYLOAD);
+	r.stride = MTU_PAYLOAD;
+	r.part = 1;
+	assert_int_equal(mp_frame_check(&r, MTU_PAYLOAD), -EPROTO);
+	r.part = 0;
+	assert_int_equal(mp_frame_encode(&r, MTU_PAYLOAD, buf, sizeof(buf)),
+			 MP_ETH_HDR_LEN);
+	buf[2] |= 0x01;
+	assert_int_equal(mp_frame_decode(buf, MP_ETH_HDR_LEN, MTU_PAYLOAD, &g),
+			 -EPROTO);
+	/* a part index the range does not have, on the wire */
+	p = f;
+	p.len = MTU_PAYLOAD + 1;
+	assert_int_equal(mp_frame_encode(&p, MTU_PAYLOAD, buf, sizeof(buf)),
+			 MP_ETH_HDR_LEN);
+	buf[2] |= 0x02;
+	assert_int_equal(mp_frame_decode(buf, sizeof(buf), MTU_PAYLOAD, &g),
+			 -EPROTO);
+	/* too long for its stride, or a stride the link cannot carry */
+	p = f;
+	p.len = MP_ETH_READ_PARTS * MTU_PAYLOAD + 1;
+	assert_int_equal(mp_frame_check(&p, MTU_PAYLOAD), -EMSGSIZE);
+	p = f;
+	p.stride = MTU_PAYLOAD + 1;
+	assert_int_equal(mp_frame_check(&p, MTU_PAYLOAD), -EMSGSIZE);
+
+	/*
+	 * One answer for the whole range: part and stride cleared, offset
+	 * and len echoed, and the WRITE_ACK (or NAK) of up to
+	 * MP_ETH_READ_PARTS frames' worth is valid.
+	 */
+	assert_int_equal(mp_frame_write_part(&f, 3, &p), 0);
+	p.flags |= MP_ETH_F_RETX;
+	assert_int_equal(mp_frame_reply(&p, 0, &r), 0);
+	assert_int_equal(r.op, MP_ETH_OP_WRITE_ACK);
+	assert_true(r.offset == f.offset && r.len == f.len);
+	assert_int_equal(r.part, 0);
+	assert_int_equal(r.stride, 0);
+	assert_int_equal(r.flags, MP_ETH_F_RETX);
+	assert_int_equal(mp_frame_check(&r, MTU_PAYLOAD), 0);
+	assert_int_equal(mp_frame_payload_len(&r), 0);
+	assert_int_equal(mp_frame_match_part(&r, MP_ETH_OP_WRITE_REQ, f.offset,
+					     f.len, f.stride), 0);
+	r.len = MP_ETH_READ_PARTS * MTU_PAYLOAD + 1;
+	assert_int_equal(mp_frame_check(&r, MTU_PAYLOAD), -EMSGSIZE);
+	assert_int_equal(mp_frame_reply(&p, -ERANGE, &r), 0);
+	assert_int_equal(mp_frame_check(&r, MTU_PAYLOAD), 0);
+	assert_true(r.offset == f.offset && r.len == f.len);
+}
+
 static void test_read_parts(void **state)
 {
 	struct mp_frame f = req(MP_ETH_OP_READ_REQ, 4096), g, p;
@@ -410,8 +522,8 @@ static void test_read_parts(void **state)
 	f.len = 4096;
 	f.stride = MTU_PAYLOAD + 1;
 	assert_int_equal(mp_frame_check(&f, MTU_PAYLOAD), -EMSGSIZE);
-	/* a stride on anything but a READ_REQ */
-	g = req(MP_ETH_OP_WRITE_REQ, 16);
+	/* a stride on anything but a READ_REQ or WRITE_REQ */
+	g = req(MP_ETH_OP_OWN_REQ, MP_ETH_OWN_LEN);
 	g.stride = 16;
 	assert_int_equal(mp_frame_check(&g, MTU_PAYLOAD), -EPROTO);
 
@@ -891,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_field_rules),
 		cmocka_unit_test(test_reply_and_match),
 		cmocka_unit_test(test_read_parts),
+		cmocka_unit_test(test_write_parts),
 		cmocka_unit_test(test_discover),
 		cmocka_unit_test(test_auth_trailer),
 		cmocka_unit_test(test_auth_bind),

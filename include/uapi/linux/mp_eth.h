@@ -52,6 +52,14 @@
  * of the range at its own offset and len. A stride of 0 asks for one
  * frame (len <= max_payload). A pool runs one release of the protocol:
  * there is no version negotiation.
+ *
+ * Writes in parts: a WRITE_REQ whose status word is a stride S (not 0)
+ * writes len <= MP_ETH_READ_PARTS * S bytes at offset in ceil(len / S)
+ * frames under one sequence number. Every frame names the whole range
+ * (offset, len) and S, and the part it carries in the flags
+ * (MP_ETH_F_PART): part i's payload is bytes [i * S, min((i + 1) * S, len))
+ * of the range. The responder applies each part once and answers the
+ * sequence number with one WRITE_ACK (or NAK) once all parts are in.
  */
 #define MP_ETH_READ_PARTS	8
 
@@ -66,7 +74,7 @@
 enum mp_eth_op {
 	/* data path (MP_ETH_P_DATA) */
 	MP_ETH_OP_READ_REQ	= 0x01,	/* read len bytes at offset; no payload */
-	MP_ETH_OP_WRITE_REQ	= 0x02,	/* write the len-byte payload at offset */
+	MP_ETH_OP_WRITE_REQ	= 0x02,	/* write the payload at offset (a part: above) */
 	MP_ETH_OP_READ_RESP	= 0x03,	/* len bytes of data follow; status 0 */
 	MP_ETH_OP_WRITE_ACK	= 0x04,	/* write applied; no payload; status 0 */
 	MP_ETH_OP_NAK		= 0x05,	/* request refused: status = -errno */
@@ -98,6 +106,12 @@ enum mp_eth_op {
  */
 #define MP_ETH_F_AUTH	0x8000
 #define MP_ETH_F_KNOWN	(MP_ETH_F_RETX | MP_ETH_F_ACK)
+/*
+ * A WRITE_REQ with a stride: the index of the part the frame carries
+ * (0 .. MP_ETH_READ_PARTS - 1); must be 0 in every other frame.
+ */
+#define MP_ETH_F_PART_SHIFT	8
+#define MP_ETH_F_PART		0x0700
 
 /*
  * Transport header, 32 bytes, right after the Ethernet header.
@@ -115,7 +129,8 @@ enum mp_eth_op {
  * offset   byte offset in the target device's pool DRAM; responses echo it.
  * len      bytes to read or write; responses echo it.
  * status   0, or in a NAK a negative errno (two's complement); in a
- *          READ_REQ the part stride (MP_ETH_READ_PARTS), 0 for one part.
+ *          READ_REQ or WRITE_REQ the part stride (MP_ETH_READ_PARTS), 0
+ *          for one part.
  * ack      requests with MP_ETH_F_ACK: every sequence number up to and
  *          including ack is finished at the requester (answered or given
  *          up), and 1 <= sn - ack <= MP_ETH_WINDOW. Otherwise zero.
