@@ -10,6 +10,12 @@
  * the request that triggers a resync, is ever executed; everything at or
  * behind the base is at most answered again from the cache. That is what
  * keeps a duplicate write from being applied twice.
+ *
+ * A write in parts is received when its last part is: until then its SN
+ * is a hole whose slot (MP_WSLOT_PARTIAL) says which parts were executed,
+ * so that each is executed once, and only while the SN is ahead of the
+ * base; once the base passed it (the requester gave up, or the hole
+ * timed out) a late part is as old as any request behind the base.
  */
 #include <linux/mp_eth.h>
 
@@ -22,6 +28,8 @@ static_assert((MP_WINDOW_CACHE & (MP_WINDOW_CACHE - 1)) == 0,
 	      "slots are indexed by sn modulo a power of two");
 /* The slot of sn holds sn - 64 until sn is executed: the replay rule. */
 static_assert(MP_WINDOW_CACHE == MP_WINDOW_SIZE, "one slot per window SN");
+/* the parts of a write are the bits of a slot's parts */
+static_assert(MP_ETH_READ_PARTS >= 1 && MP_ETH_READ_PARTS <= 16, "parts");
 
 static void window_clear(struct mp_window *w, u16 base)
 {
@@ -98,20 +106,76 @@ static void apply_ack(struct mp_window *w, u16 ack, u64 now)
 	note_hole(w, true, now);
 }
 
-/* Record a request about to be executed; pos is its place in the map. */
-static void accept(struct mp_window *w, u16 sn, s32 pos, u64 stamp, u64 now)
+/* sn at pos is received: executed, or all of its parts are. */
+static void receive(struct mp_window *w, s32 pos, u64 now)
 {
-	struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
 	bool had_holes = w->rx.bits != 0;
 	unsigned int moved;
 
 	moved = mp_seqmap_mark(&w->rx, pos);
 	note_hole(w, moved || !had_holes, now);
+}
+
+/* Bitmap of all parts of a write in nr parts. */
+static u16 all_parts(unsigned int nr)
+{
+	return (u16)((1U << nr) - 1);
+}
+
+/*
+ * Record a request (p NULL) or the first part of a write in parts (p)
+ * about to be executed; pos is its place in the map.
+ */
+static void accept(struct mp_window *w, u16 sn, s32 pos, u64 stamp, u64 now,
+		   const struct mp_window_part *p)
+{
+	struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
+
+	/* what stamp_follows() held it to, for the parts that follow */
+	s->prev_stamp = s->state != MP_WSLOT_EMPTY &&
+			mp_sn_before(s->sn, sn) ? s->stamp : 0;
 	s->sn = sn;
-	s->state = MP_WSLOT_PENDING;
 	s->status = 0;
 	s->stamp = stamp;
+	s->offset = p ? p->offset : 0;
+	s->len = p ? p->len : 0;
+	s->stride = p ? p->stride : 0;
+	s->nr_parts = p ? p->nr_parts : 1;
+	s->parts = p ? (u16)(1U << p->part) : 1;
+	s->state = MP_WSLOT_PARTIAL;
 	w->overflow = 0;
+	if (s->parts == all_parts(s->nr_parts)) {
+		s->state = MP_WSLOT_PENDING;
+		receive(w, pos, now);
+	}
+}
+
+/*
+ * A further part p of write sn, whose slot is PARTIAL: execute it unless
+ * it was before, or it is not a part of the same write.
+ */
+static enum mp_window_verdict add_part(struct mp_window *w, u16 sn, s32 pos,
+				       u64 stamp, u64 now,
+				       const struct mp_window_part *p)
+{
+	struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
+	u16 bit;
+
+	w->overflow = 0;
+	if (!p || p->offset != s->offset || p->len != s->len ||
+	    p->stride != s->stride || p->nr_parts != s->nr_parts)
+		return MP_WIN_FORGED;
+	bit = (u16)(1U << p->part);
+	if (s->parts & bit)
+		return MP_WIN_BUSY;
+	s->parts |= bit;
+	if (stamp > s->stamp)
+		s->stamp = stamp;
+	if (s->parts == all_parts(s->nr_parts)) {
+		s->state = MP_WSLOT_PENDING;
+		receive(w, pos, now);
+	}
+	return MP_WIN_PART;
 }
 
 /*
@@ -128,6 +192,9 @@ static bool stamp_follows(const struct mp_window *w, u16 sn, u64 stamp)
 {
 	const struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
 
+	/* a part of a write begun: it follows what its first part did */
+	if (s->sn == sn && s->state == MP_WSLOT_PARTIAL)
+		return !stamp || !s->prev_stamp || stamp > s->prev_stamp;
 	if (!stamp || !s->stamp || s->state == MP_WSLOT_EMPTY ||
 	    !mp_sn_before(s->sn, sn))
 		return true;
@@ -140,7 +207,9 @@ static enum mp_window_verdict cached(struct mp_window *w, u16 sn,
 {
 	const struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
 
-	if (s->sn != sn || s->state == MP_WSLOT_EMPTY)
+	/* a write whose parts never all came is not answered */
+	if (s->sn != sn || s->state == MP_WSLOT_EMPTY ||
+	    s->state == MP_WSLOT_PARTIAL)
 		return miss;
 	w->overflow = 0;
 	if (s->state == MP_WSLOT_PENDING)
@@ -150,10 +219,11 @@ static enum mp_window_verdict cached(struct mp_window *w, u16 sn,
 	return MP_WIN_DUP;
 }
 
-enum mp_window_verdict mp_window_check_stamped(struct mp_window *w, u16 sn,
-					       int ack, u64 stamp, u64 now,
-					       int *status)
+static enum mp_window_verdict check(struct mp_window *w, u16 sn, int ack,
+				    u64 stamp, u64 now,
+				    const struct mp_window_part *p, int *status)
 {
+	const struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
 	bool has_ack = ack_usable(sn, ack);
 	s32 pos;
 
@@ -180,7 +250,7 @@ enum mp_window_verdict mp_window_check_stamped(struct mp_window *w, u16 sn,
 		if (++w->overflow < w->resync_thresh)
 			return MP_WIN_BEYOND;
 		window_clear(w, (u16)(sn - 1));
-		accept(w, sn, 1, stamp, now);
+		accept(w, sn, 1, stamp, now, p);
 		return MP_WIN_RESYNC;
 	}
 	if (pos >= 1) {
@@ -188,10 +258,13 @@ enum mp_window_verdict mp_window_check_stamped(struct mp_window *w, u16 sn,
 		 * In-window and received before: the slot still holds it,
 		 * since sn + 64 cannot have been received while sn is
 		 * ahead of the base. If not, drop rather than execute.
+		 * Likewise for a write in parts begun and not received.
 		 */
 		if (mp_seqmap_test(&w->rx, pos))
 			return cached(w, sn, status, MP_WIN_BUSY);
-		accept(w, sn, pos, stamp, now);
+		if (s->sn == sn && s->state == MP_WSLOT_PARTIAL)
+			return add_part(w, sn, pos, stamp, now, p);
+		accept(w, sn, pos, stamp, now, p);
 		return MP_WIN_NEW;
 	}
 	/*
@@ -202,6 +275,24 @@ enum mp_window_verdict mp_window_check_stamped(struct mp_window *w, u16 sn,
 	if (pos > -MP_WINDOW_CACHE)
 		return cached(w, sn, status, MP_WIN_OLD);
 	return MP_WIN_OLD;
+}
+
+enum mp_window_verdict mp_window_check_stamped(struct mp_window *w, u16 sn,
+					       int ack, u64 stamp, u64 now,
+					       int *status)
+{
+	return check(w, sn, ack, stamp, now, NULL, status);
+}
+
+enum mp_window_verdict mp_window_check_part(struct mp_window *w, u16 sn,
+					    int ack, u64 stamp, u64 now,
+					    const struct mp_window_part *p,
+					    int *status)
+{
+	if (!p || !p->nr_parts || p->nr_parts > MP_ETH_READ_PARTS ||
+	    p->part >= p->nr_parts)
+		return MP_WIN_FORGED;
+	return check(w, sn, ack, stamp, now, p, status);
 }
 
 int mp_window_complete(struct mp_window *w, u16 sn, int status)
@@ -215,4 +306,25 @@ int mp_window_complete(struct mp_window *w, u16 sn, int status)
 	s->status = status;
 	s->state = MP_WSLOT_DONE;
 	return 0;
+}
+
+int mp_window_complete_part(struct mp_window *w, u16 sn, unsigned int part,
+			    int status, int *final)
+{
+	struct mp_window_slot *s = &w->cache[mp_window_slot(sn)];
+
+	if (status > 0 || status < -MP_ETH_MAX_ERRNO)
+		return -EINVAL;
+	if (s->sn != sn || part >= s->nr_parts ||
+	    !(s->parts & (1U << part)) ||
+	    (s->state != MP_WSLOT_PENDING && s->state != MP_WSLOT_PARTIAL))
+		return -ENOENT;
+	if (!s->status)
+		s->status = status;
+	if (s->state == MP_WSLOT_PARTIAL)
+		return 0;
+	s->state = MP_WSLOT_DONE;
+	if (final)
+		*final = s->status;
+	return 1;
 }

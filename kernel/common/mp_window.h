@@ -33,18 +33,39 @@ enum mp_window_verdict {
 	MP_WIN_OLD,	/* behind the window, nothing to answer: drop */
 	MP_WIN_BEYOND,	/* beyond base + 64: drop (counted for resync) */
 	MP_WIN_REPLAY,	/* stamped before a request it must follow: drop */
+	MP_WIN_PART,	/* another part of a write in parts begun: execute */
+	MP_WIN_FORGED,	/* a part of another range than its SN's: drop */
 };
 
 enum mp_window_slot_state {
 	MP_WSLOT_EMPTY,
 	MP_WSLOT_PENDING,	/* executed, mp_window_complete() not yet called */
 	MP_WSLOT_DONE,		/* status holds the response's status */
+	MP_WSLOT_PARTIAL,	/* a write in parts, parts still missing */
+};
+
+/*
+ * A frame of a write in parts (MP_ETH_READ_PARTS): the request's range
+ * and stride, which every part of one SN names alike, and which part.
+ */
+struct mp_window_part {
+	u64 offset;
+	u32 len;
+	u16 stride;
+	u8 part;
+	u8 nr_parts;		/* mp_frame_parts(len, stride), >= 2 */
 };
 
 struct mp_window_slot {
-	u64 stamp;		/* of the copy executed, 0 = none */
-	s32 status;
+	u64 stamp;		/* of the copy executed (newest part), 0 = none */
+	u64 prev_stamp;		/* PARTIAL: the stamp its parts must follow */
+	u64 offset;		/* PARTIAL, and after: its range and stride */
+	u32 len;
+	s32 status;		/* PARTIAL: the first failing part's */
 	u16 sn;
+	u16 stride;
+	u16 parts;		/* bitmap of the parts executed */
+	u8 nr_parts;		/* 1: a request of one frame */
 	u8 state;		/* enum mp_window_slot_state */
 };
 
@@ -103,11 +124,42 @@ mp_window_check(struct mp_window *w, u16 sn, int ack, u64 now, int *status)
 }
 
 /*
+ * Classify a frame of a write in parts (p->nr_parts >= 2; one frame:
+ * mp_window_check_stamped()). An SN of a write in parts is received (its
+ * bit set, the base free to pass it) only when all of its parts are in;
+ * until then its slot holds the range, the stride and the parts executed:
+ * MP_WIN_NEW (or MP_WIN_RESYNC) for its first part, MP_WIN_PART for each
+ * further part not executed before, both to be executed and then given
+ * to mp_window_complete_part(); MP_WIN_BUSY for a part executed before
+ * while others are missing (the answer comes with the last one); MP_WIN_DUP
+ * once all are in, with the status to answer again; MP_WIN_FORGED for a
+ * part naming another range or stride than the first part of its SN did.
+ * An SN the base passed before its parts were all in (the requester's
+ * ack, the hole timeout) is MP_WIN_OLD: a stale part is never executed,
+ * nor one stamped no later than the request before its SN's first part.
+ */
+enum mp_window_verdict mp_window_check_part(struct mp_window *w, u16 sn,
+					    int ack, u64 stamp, u64 now,
+					    const struct mp_window_part *p,
+					    int *status);
+
+/*
  * Store the status of the response to sn (0 or -errno). 0, -ENOENT when
  * the slot was reused or reset meanwhile (send the response uncached),
  * -EINVAL for a status that is not 0 or an errno.
  */
 int mp_window_complete(struct mp_window *w, u16 sn, int status);
+
+/*
+ * Part @part of write sn executed with status (0 or -errno): 1 when it
+ * was the last one missing (*final, if not NULL, receives the status to
+ * answer: the first failing part's, else 0, and it is cached as
+ * mp_window_complete() does), 0 when parts are still missing (answer
+ * nothing yet), -ENOENT when the slot was reused or reset meanwhile,
+ * -EINVAL for a status that is not 0 or an errno.
+ */
+int mp_window_complete_part(struct mp_window *w, u16 sn, unsigned int part,
+			    int status, int *final);
 
 /*
  * Timeout rule: when the oldest hole is gap_timeout old, move the base past

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <linux/mp_eth.h>
+
 #include "mp_window.h"
 
 #define NA	MP_WINDOW_NO_ACK
@@ -457,6 +459,168 @@ static void test_replay_after_wrap(void **state)
  * own base, finds its own duplicates, and only peer 700's holds a hole,
  * which times out there alone.
  */
+/* Part i of a write in n parts of the range at off, with stride 1000. */
+static struct mp_window_part wpart(u64 off, unsigned int n, unsigned int i)
+{
+	struct mp_window_part p = {
+		.offset = off, .len = 1000 * n - 10, .stride = 1000,
+		.part = (u8)i, .nr_parts = (u8)n,
+	};
+	return p;
+}
+
+static enum mp_window_verdict rxp(struct mp_window *w, u16 sn, int ack,
+				  u64 stamp, u64 now,
+				  const struct mp_window_part *p, int *st)
+{
+	return mp_window_check_part(w, sn, ack, stamp, now, p, st);
+}
+
+/*
+ * A write in parts: each part executed once, in any order; the SN is
+ * received, and answered, when the last one is, with the first failing
+ * part's status; a copy of any part after that is answered from the cache.
+ */
+static void test_write_parts(void **state)
+{
+	struct mp_window_part p[3];
+	struct mp_window w;
+	int st = 1, fin = 1;
+	unsigned int i;
+
+	mp_window_init(&w, 1);
+	for (i = 0; i < 3; i++)
+		p[i] = wpart(0x1000, 3, i);
+	assert_int_equal(rxp(&w, 1, NA, 0, 1, &p[1], &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete_part(&w, 1, 1, 0, &fin), 0);
+	/* not received yet: the base waits, a duplicate part waits too */
+	assert_int_equal(mp_window_base(&w), 0);
+	assert_int_equal(rxp(&w, 1, NA, 0, 2, &p[1], &st), MP_WIN_BUSY);
+	assert_int_equal(mp_window_complete_part(&w, 1, 0, 0, &fin), -ENOENT);
+	assert_int_equal(rxp(&w, 1, NA, 0, 3, &p[2], &st), MP_WIN_PART);
+	assert_int_equal(mp_window_complete_part(&w, 1, 2, -ERANGE, &fin), 0);
+	assert_int_equal(rxp(&w, 1, NA, 0, 4, &p[2], &st), MP_WIN_BUSY);
+	/* a one-frame request, or another range, under the same SN */
+	assert_int_equal(mp_window_check(&w, 1, NA, 5, &st), MP_WIN_FORGED);
+	p[0].offset++;
+	assert_int_equal(rxp(&w, 1, NA, 0, 5, &p[0], &st), MP_WIN_FORGED);
+	p[0] = wpart(0x1000, 3, 0);
+	p[0].len++;
+	assert_int_equal(rxp(&w, 1, NA, 0, 5, &p[0], &st), MP_WIN_FORGED);
+	p[0] = wpart(0x1000, 3, 0);
+	p[0].stride--;
+	assert_int_equal(rxp(&w, 1, NA, 0, 5, &p[0], &st), MP_WIN_FORGED);
+	p[0] = wpart(0x1000, 3, 0);
+	assert_int_equal(rxp(&w, 1, NA, 0, 6, &p[0], &st), MP_WIN_PART);
+	/* received now: the base moves, but it is not answered until stored */
+	assert_int_equal(mp_window_base(&w), 1);
+	assert_int_equal(rxp(&w, 1, NA, 0, 7, &p[1], &st), MP_WIN_BUSY);
+	assert_int_equal(mp_window_complete_part(&w, 1, 0, -EACCES, &fin), 1);
+	assert_int_equal(fin, -ERANGE);
+	for (i = 0; i < 3; i++) {
+		st = 1;
+		assert_int_equal(rxp(&w, 1, NA, 0, 8, &p[i], &st), MP_WIN_DUP);
+		assert_int_equal(st, -ERANGE);
+	}
+	assert_int_equal(mp_window_complete_part(&w, 1, 0, 0, &fin), -ENOENT);
+	assert_int_equal(mp_window_complete_part(&w, 1, 0, 1, &fin), -EINVAL);
+
+	/* parts of different writes interleaved, one part lost for long */
+	p[0] = wpart(0x2000, 2, 0);
+	p[1] = wpart(0x2000, 2, 1);
+	assert_int_equal(rxp(&w, 2, NA, 0, 10, &p[0], &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete_part(&w, 2, 0, 0, &fin), 0);
+	assert_int_equal(rxp(&w, 3, NA, 0, 10, &p[1], &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete_part(&w, 3, 1, 0, &fin), 0);
+	assert_int_equal(rxp(&w, 3, NA, 0, 10, &p[0], &st), MP_WIN_PART);
+	assert_int_equal(mp_window_complete_part(&w, 3, 0, 0, &fin), 1);
+	assert_int_equal(fin, 0);
+	/* 3 is received, 2 still a hole */
+	assert_int_equal(mp_window_base(&w), 1);
+	assert_int_equal(rxp(&w, 2, NA, 0, 11, &p[1], &st), MP_WIN_PART);
+	assert_int_equal(mp_window_complete_part(&w, 2, 1, 0, &fin), 1);
+	assert_int_equal(mp_window_base(&w), 3);
+}
+
+/*
+ * A part never executed after its SN is behind the base: the requester
+ * gave up on it (its ack), or the hole timed out. A late part, or a copy
+ * of one arriving after a newer write to the same bytes, is never applied
+ * and never answered.
+ */
+static void test_write_parts_stale(void **state)
+{
+	struct mp_window_part p0 = wpart(0x3000, 2, 0), p1 = wpart(0x3000, 2, 1);
+	struct mp_window w;
+	int st, fin;
+
+	mp_window_init(&w, 10);
+	assert_int_equal(rxp(&w, 10, 9, 0, 1, &p0, &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete_part(&w, 10, 0, 0, &fin), 0);
+	/* the requester gave up on 10 and writes the same range as 11 */
+	assert_int_equal(rxp(&w, 11, 10, 0, 2, &p0, &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete_part(&w, 11, 0, 0, &fin), 0);
+	assert_int_equal(mp_window_base(&w), 10);
+	assert_int_equal(rxp(&w, 10, 9, 0, 3, &p1, &st), MP_WIN_OLD);
+	assert_int_equal(rxp(&w, 10, 9, 0, 3, &p0, &st), MP_WIN_OLD);
+	assert_int_equal(rxp(&w, 11, 10, 0, 4, &p1, &st), MP_WIN_PART);
+	assert_int_equal(mp_window_complete_part(&w, 11, 1, 0, &fin), 1);
+	assert_int_equal(mp_window_base(&w), 11);
+
+	/* the hole timeout passes 12, whose part 1 never came */
+	assert_int_equal(rxp(&w, 12, 11, 0, 10, &p0, &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete_part(&w, 12, 0, 0, &fin), 0);
+	assert_int_equal(rx(&w, 13, 11, 11), MP_WIN_NEW);
+	assert_int_equal(rx(&w, 14, 11, 11 + GAP), MP_WIN_NEW);
+	assert_int_equal(mp_window_base(&w), 14);
+	assert_true(w.skipped >= 1);
+	assert_int_equal(rxp(&w, 12, 11, 0, 12 + GAP, &p1, &st), MP_WIN_OLD);
+
+	/* malformed part descriptions are refused before the window */
+	p1.part = 2;
+	assert_int_equal(rxp(&w, 15, 14, 0, 13 + GAP, &p1, &st),
+			 MP_WIN_FORGED);
+	p1 = wpart(0x3000, MP_ETH_READ_PARTS + 1, 0);
+	assert_int_equal(rxp(&w, 15, 14, 0, 13 + GAP, &p1, &st),
+			 MP_WIN_FORGED);
+	assert_int_equal(rxp(&w, 15, 14, 0, 13 + GAP, NULL, &st),
+			 MP_WIN_FORGED);
+	assert_int_equal(mp_window_base(&w), 14);
+}
+
+/*
+ * Under the key: the parts of an SN follow what its first part followed,
+ * the request of the same residue before it; a part captured an SN cycle
+ * ago is a replay even while its SN's write is begun.
+ */
+static void test_write_parts_replay(void **state)
+{
+	struct mp_window_part p0 = wpart(0x4000, 3, 0), p1 = wpart(0x4000, 3, 1);
+	struct mp_window_part p2 = wpart(0x4000, 3, 2);
+	struct mp_window w;
+	int st, fin;
+
+	mp_window_init(&w, 100);
+	assert_int_equal(mp_window_check_stamped(&w, 100, 99, 1000, 0, NULL),
+			 MP_WIN_NEW);
+	assert_int_equal(mp_window_complete(&w, 100, 0), 0);
+	/* 164 shares 100's slot: its parts must be stamped after 1000 */
+	assert_int_equal(rxp(&w, 164, 100, 2000, 1, &p0, &st), MP_WIN_NEW);
+	assert_int_equal(mp_window_complete_part(&w, 164, 0, 0, &fin), 0);
+	assert_int_equal(rxp(&w, 164, 100, 900, 2, &p1, &st), MP_WIN_REPLAY);
+	assert_int_equal(rxp(&w, 164, 100, 1000, 2, &p1, &st), MP_WIN_REPLAY);
+	/* reordered: a later part stamped before the first one arrived */
+	assert_int_equal(rxp(&w, 164, 100, 1500, 3, &p1, &st), MP_WIN_PART);
+	assert_int_equal(mp_window_complete_part(&w, 164, 1, 0, &fin), 0);
+	assert_int_equal(rxp(&w, 164, 100, 2500, 4, &p2, &st), MP_WIN_PART);
+	assert_int_equal(mp_window_complete_part(&w, 164, 2, 0, &fin), 1);
+	/* 228 follows 164's newest part */
+	assert_int_equal(mp_window_check_stamped(&w, 228, 164, 2400, 5, NULL),
+			 MP_WIN_REPLAY);
+	assert_int_equal(mp_window_check_stamped(&w, 228, 164, 2600, 5, NULL),
+			 MP_WIN_NEW);
+}
+
 static void test_windows_1024(void **state)
 {
 	static struct mp_window w[1024];
@@ -500,6 +664,9 @@ int main(void)
 		cmocka_unit_test(test_unsynced_no_ack),
 		cmocka_unit_test(test_replay_after_wrap),
 		cmocka_unit_test(test_windows_1024),
+		cmocka_unit_test(test_write_parts),
+		cmocka_unit_test(test_write_parts_stale),
+		cmocka_unit_test(test_write_parts_replay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
