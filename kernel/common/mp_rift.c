@@ -215,8 +215,13 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	return mp_rift_alloc_parts(r, dst, now, ctx, 1, ep);
 }
 
-int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
-			unsigned int nr_parts, struct mp_rift_entry **ep)
+/*
+ * An entry expecting nr_parts responses (the bits of parts_done) and
+ * counting nr_frames frames against max_parts.
+ */
+static int rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+		      unsigned int nr_parts, unsigned int nr_frames,
+		      struct mp_rift_entry **ep)
 {
 	struct mp_rift_peer *pp;
 	struct mp_rift_entry *e;
@@ -226,7 +231,8 @@ int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	if (!ep || !pp)
 		return -EINVAL;
 	if (!nr_parts || nr_parts > MP_ETH_READ_PARTS ||
-	    nr_parts > r->max_parts)
+	    !nr_frames || nr_frames > MP_ETH_READ_PARTS ||
+	    nr_frames > r->max_parts)
 		return -EINVAL;
 	/*
 	 * A destination that failed a request fails new ones at once, but
@@ -242,7 +248,7 @@ int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 		return -EAGAIN;
 	if (r->free_head == NO_ENTRY)
 		return -ENOSPC;
-	if (pp->parts + nr_parts > r->max_parts)
+	if (pp->parts + nr_frames > r->max_parts)
 		return -EAGAIN;
 
 	e = &r->ent[r->free_head];
@@ -255,6 +261,7 @@ int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	e->stride = 0;
 	e->parts_done = 0;
 	e->nr_parts = (u8)nr_parts;
+	e->nr_frames = (u8)nr_frames;
 	e->sn = pp->next_sn;
 	e->dst = dst;
 	e->first_tx = now;
@@ -271,9 +278,21 @@ int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 	if (probe)
 		pp->probing = true;
 	r->nr_busy++;
-	pp->parts += nr_parts;
+	pp->parts += nr_frames;
 	*ep = e;
 	return 0;
+}
+
+int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+			unsigned int nr_parts, struct mp_rift_entry **ep)
+{
+	return rift_alloc(r, dst, now, ctx, nr_parts, nr_parts, ep);
+}
+
+int mp_rift_alloc_write(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+			unsigned int nr_parts, struct mp_rift_entry **ep)
+{
+	return rift_alloc(r, dst, now, ctx, 1, nr_parts, ep);
 }
 
 u16 mp_rift_ack(const struct mp_rift *r, u16 dst)
@@ -374,7 +393,7 @@ void mp_rift_free(struct mp_rift *r, struct mp_rift_entry *e)
 	e->next_free = r->free_head;
 	r->free_head = e->tag;
 	r->nr_busy--;
-	pp->parts -= e->nr_parts;
+	pp->parts -= e->nr_frames;
 }
 
 enum mp_rift_event mp_rift_poll(struct mp_rift *r, u64 now, unsigned int *pos,

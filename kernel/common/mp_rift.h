@@ -25,10 +25,12 @@
 #define MP_RIFT_MAX_PEERS	0xffff	/* device ids 0..0xfffe */
 #define MP_RIFT_WINDOW		64	/* = MP_ETH_WINDOW */
 /*
- * Response frames a RIFT expects at once by default: a read in parts
- * counts each of its parts, any other request one. As many as there were
- * when every request had one response, so that a burst of responses fits
- * the receive ring it was sized for.
+ * Frames of a destination's requests in flight at once by default: a read
+ * in parts counts each of the parts it expects, a write in parts each of
+ * the parts it sends, any other request one. As many as there were when
+ * every request was one frame with one response, so that a burst of
+ * responses fits the requester's receive ring, and a burst of writes the
+ * responder's, as they were sized for.
  */
 #define MP_RIFT_MAX_PARTS	MP_RIFT_WINDOW
 
@@ -71,6 +73,7 @@ struct mp_rift_entry {
 	u16 next_free;
 	u16 parts_done;		/* bitmap: parts received (mp_rift_part()) */
 	u8 nr_parts;		/* responses it expects, as allocated */
+	u8 nr_frames;		/* frames it counts against max_parts */
 	u8 op;			/* caller's request opcode */
 	u8 retries;		/* retransmissions so far (saturates) */
 	bool valid;
@@ -84,7 +87,7 @@ struct mp_rift_peer {
 	u64 srtt;		/* smoothed round trip, 0 = no sample yet */
 	u64 rttvar;		/* its mean deviation */
 	u64 samples;		/* round trips measured */
-	u32 parts;		/* nr_parts of its entries in flight */
+	u32 parts;		/* nr_frames of its entries in flight */
 	u16 next_sn;
 	u16 inflight;
 	bool unreachable;
@@ -100,6 +103,7 @@ struct mp_rift {
 	u16 peer_base;		/* device id of @peer[0] (mp_rift_set_base()) */
 	u32 nr_busy;
 	u32 max_parts;		/* mp_rift_peer.parts limit (MP_RIFT_MAX_PARTS) */
+				/*   per destination */
 	u16 free_head;
 	u64 fail_time;		/* mp_rift_fail_time(&p), the budget */
 };
@@ -158,8 +162,17 @@ int mp_rift_alloc_parts(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 			unsigned int nr_parts, struct mp_rift_entry **ep);
 
 /*
- * Response frames the entries in flight to one destination may expect at
- * once (1 .. MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS); 0 or -EINVAL.
+ * As mp_rift_alloc_parts() for a write in nr_parts frames under one SN
+ * (mp_frame_parts() of its range and stride; the caller fills e->stride
+ * too and sends each part), answered by one response: it counts nr_parts
+ * frames against max_parts and expects one response (e->nr_parts 1).
+ */
+int mp_rift_alloc_write(struct mp_rift *r, u16 dst, u64 now, void *ctx,
+			unsigned int nr_parts, struct mp_rift_entry **ep);
+
+/*
+ * Frames the entries in flight to one destination may count at once
+ * (1 .. MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS); 0 or -EINVAL.
  */
 int mp_rift_set_max_parts(struct mp_rift *r, unsigned int max_parts);
 
@@ -182,7 +195,8 @@ int mp_rift_match(struct mp_rift *r, u16 tag, u16 sn, u16 src,
  * Find the entry response f answers, and check that it is its answer:
  * mp_rift_match() by tag, SN and source, then the opcode, offset and
  * length of its request, or of one of its parts for a read in parts
- * (mp_frame_match_part() with e->stride), and with
+ * (mp_frame_match_part() with e->stride; a write in parts is answered
+ * for its whole range), and with
  * MP_ETH_F_AUTH the nonce the request carried (e->nonce, the bind word of
  * its trailer), which the response must echo: a response captured a cycle
  * of the 16-bit SNs ago (or more) can match a request in flight now by

@@ -744,6 +744,80 @@ static void test_parts(void **state)
 	assert_int_equal(r->nr_busy, 0);
 }
 
+/*
+ * A write in parts: one SN and one entry for its frames, which count
+ * against the destination's frame budget; one WRITE_ACK for its whole
+ * range finishes it.
+ */
+static void test_write_parts(void **state)
+{
+	struct mp_rift *r = setup(MP_RIFT_DEFAULT_ENTRIES, 200);
+	struct mp_rift_entry *e[8], *x, *m;
+	struct mp_frame w, p, a;
+	unsigned int i;
+
+	assert_int_equal(mp_rift_alloc_write(r, 1, 0, NULL, 0, &x), -EINVAL);
+	assert_int_equal(mp_rift_alloc_write(r, 1, 0, NULL,
+					     MP_ETH_READ_PARTS + 1, &x),
+			 -EINVAL);
+	/* 8 writes of 8 parts: 64 frames, as 64 writes of one frame were */
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(mp_rift_alloc_write(r, 1, 0, NULL, 8, &e[i]),
+				 0);
+		assert_int_equal(e[i]->sn, 200 + i);
+		assert_int_equal(e[i]->nr_parts, 1);
+		assert_int_equal(e[i]->nr_frames, 8);
+	}
+	assert_int_equal(r->peer[1].parts, 64);
+	assert_int_equal(r->peer[1].inflight, 8);
+	assert_int_equal(mp_rift_alloc(r, 1, 0, NULL, &x), -EAGAIN);
+	assert_int_equal(mp_rift_alloc_write(r, 1, 0, NULL, 1, &x), -EAGAIN);
+	mp_rift_free(r, e[7]);
+	assert_int_equal(r->peer[1].parts, 56);
+	assert_int_equal(mp_rift_alloc_write(r, 1, 0, NULL, 3, &e[7]), 0);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 6, &x), -EAGAIN);
+	assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 5, &x), 0);
+	mp_rift_free(r, x);
+
+	/* e[7]: 3000 bytes in parts of 1468, answered once */
+	x = e[7];
+	x->op = MP_ETH_OP_WRITE_REQ;
+	x->offset = 0x80000;
+	x->len = 3000;
+	x->stride = 1468;
+	x->nonce = 0xfeed;
+	memset(&w, 0, sizeof(w));
+	w.op = MP_ETH_OP_WRITE_REQ;
+	w.src = 0;
+	w.dst = 1;
+	w.sn = x->sn;
+	w.tag = x->tag;
+	w.offset = x->offset;
+	w.len = x->len;
+	w.stride = 1468;
+	w.bind = x->nonce;
+	assert_int_equal(mp_frame_write_part(&w, 2, &p), 0);
+	assert_int_equal(mp_frame_reply(&p, 0, &a), 0);
+	assert_int_equal(mp_rift_match_response(r, &a, &m), 0);
+	assert_ptr_equal(m, x);
+	/* under a key it must carry the nonce */
+	a.flags |= MP_ETH_F_AUTH;
+	a.bind++;
+	assert_int_equal(mp_rift_match_response(r, &a, &m), -EKEYREJECTED);
+	/* an answer for one part's range is not the write's */
+	assert_int_equal(mp_frame_reply(&p, 0, &a), 0);
+	a.len = 1468;
+	assert_int_equal(mp_rift_match_response(r, &a, &m), -EBADMSG);
+	assert_int_equal(mp_rift_part(x, 0), 1);
+	assert_int_equal(mp_rift_part(x, 0), -EALREADY);
+	assert_int_equal(mp_rift_part(x, 1), -EINVAL);
+
+	for (i = 0; i < 8; i++)
+		mp_rift_free(r, e[i]);
+	assert_int_equal(r->peer[1].parts, 0);
+	assert_int_equal(r->nr_busy, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -755,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_wraparound),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_write_parts),
 		cmocka_unit_test(test_backoff_and_failure),
 		cmocka_unit_test(test_rtt_estimator),
 		cmocka_unit_test(test_which_copy),
