@@ -11,7 +11,9 @@
  *  - the reply to a valid request encodes, and decodes to a response that
  *    matches the request; the parts of a read with a stride are valid
  *    frames, each matches as its own part, and together they cover the
- *    range exactly;
+ *    range exactly; so do the parts of a write with a stride;
+ *  - a part of a write in parts the window let through is never let
+ *    through again, and its SN is answered only once all parts are in;
  *  - a response completes an entry only once every part it expects was
  *    taken, each once; the parts expected in flight to a destination
  *    stay within the RIFT's budget;
@@ -72,7 +74,9 @@ static void check_rift(void)
 		CHECK(e->nr_parts >= 1 && e->nr_parts <= MP_ETH_READ_PARTS);
 		CHECK(!(e->parts_done & ~((1U << e->nr_parts) - 1)));
 		CHECK(e->parts_done != (1U << e->nr_parts) - 1);
-		parts[e->dst] += e->nr_parts;
+		CHECK(e->nr_frames >= e->nr_parts &&
+		      e->nr_frames <= MP_ETH_READ_PARTS);
+		parts[e->dst] += e->nr_frames;
 	}
 	CHECK(busy == s.rift.nr_busy);
 	for (i = 0; i < NPEER; i++)
@@ -159,6 +163,82 @@ static void check_parts(const struct mp_frame *f)
 	CHECK(mp_frame_read_part(f, n, &p) == -EINVAL);
 }
 
+/*
+ * The parts of write f (valid, with a stride): valid frames that cover
+ * the range once, each carrying its part's bytes.
+ */
+static void check_write_parts(const struct mp_frame *f)
+{
+	u32 i, len, n = mp_frame_parts(f->len, f->stride);
+	struct mp_frame p, g;
+	u64 off, next = f->offset;
+
+	CHECK(n >= 1 && n <= MP_ETH_READ_PARTS);
+	for (i = 0; i < n; i++) {
+		CHECK(mp_frame_write_part(f, i, &p) == 0);
+		CHECK(mp_frame_encode(&p, s.max_payload, s.out,
+				      sizeof(s.out)) == MP_ETH_HDR_LEN);
+		mp_frame_write_span(&p, &off, &len);
+		CHECK(off == next && len && len <= s.max_payload);
+		CHECK(mp_frame_payload_len(&p) == len);
+		CHECK(mp_frame_decode(s.out, MP_ETH_HDR_LEN + len,
+				      s.max_payload, &g) == 0);
+		CHECK(g.part == i && g.offset == f->offset && g.len == f->len);
+		next += len;
+	}
+	CHECK(next - f->offset == f->len);
+	CHECK(mp_frame_write_part(f, n, &p) == -EINVAL);
+}
+
+/* Frame f of a write in parts, as the responder takes it. */
+static void serve_part(const struct mp_frame *f, u64 stamp, u8 arg)
+{
+	struct mp_window *w = &s.win[f->src % NPEER], again;
+	struct mp_window_part wp = {
+		.offset = f->offset, .len = f->len, .stride = f->stride,
+		.part = f->part, .nr_parts = mp_frame_parts(f->len, f->stride),
+	};
+	enum mp_window_verdict v;
+	int ack, st = 0, fin = 1, ret;
+
+	check_write_parts(f);
+	ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
+	v = mp_window_check_part(w, f->sn, ack, stamp, s.now, &wp, &st);
+	CHECK(!(w->rx.bits & 1));
+	switch (v) {
+	case MP_WIN_NEW:
+	case MP_WIN_RESYNC:
+	case MP_WIN_PART:
+		/* the same part again is never let through */
+		again = *w;
+		v = mp_window_check_part(&again, f->sn, ack, stamp, s.now,
+					 &wp, &st);
+		CHECK(v != MP_WIN_NEW && v != MP_WIN_RESYNC &&
+		      v != MP_WIN_PART);
+		if (arg & 2)
+			return;
+		ret = mp_window_complete_part(w, f->sn, f->part,
+					      arg & 1 ? -EIO : 0, &fin);
+		CHECK(ret == 0 || ret == 1);
+		if (ret == 1)
+			CHECK(fin <= 0 && fin >= -MP_ETH_MAX_ERRNO);
+		break;
+	case MP_WIN_DUP:
+		CHECK(st <= 0 && st >= -MP_ETH_MAX_ERRNO);
+		break;
+	case MP_WIN_BUSY:
+	case MP_WIN_OLD:
+	case MP_WIN_BEYOND:
+	case MP_WIN_FORGED:
+		break;
+	case MP_WIN_REPLAY:
+		CHECK(stamp);
+		break;
+	default:
+		abort();
+	}
+}
+
 static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
 {
 	struct mp_window *w = &s.win[f->src % NPEER], was;
@@ -167,6 +247,10 @@ static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
 	struct mp_frame r, back;
 	int st = 0, ack;
 
+	if (f->op == MP_ETH_OP_WRITE_REQ && mp_frame_parts(f->len, f->stride) > 1) {
+		serve_part(f, stamp, arg);
+		return;
+	}
 	ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
 	was = *w;
 	v = mp_window_check_stamped(w, f->sn, ack, stamp, s.now, &st);
@@ -190,6 +274,7 @@ static void serve(const struct mp_frame *f, const u8 *buf, u8 arg)
 		return;
 	case MP_WIN_OLD:
 	case MP_WIN_BEYOND:
+	case MP_WIN_FORGED:	/* a write in parts begun under its SN */
 		return;
 	case MP_WIN_REPLAY:
 		/* only a stamp refuses, and nothing but the clock moved */
@@ -319,6 +404,8 @@ static void transmit(struct mp_rift_entry *e, bool retx)
 	      MP_ETH_HDR_LEN);
 	if (!mp_frame_payload_len(&f))
 		CHECK(decode(s.out, MP_ETH_HDR_LEN, &g) == 0);
+	if (f.op == MP_ETH_OP_WRITE_REQ && f.stride)
+		check_write_parts(&f);
 }
 
 static void send_req(u8 cmd, const u8 *arg, size_t len)
@@ -326,8 +413,8 @@ static void send_req(u8 cmd, const u8 *arg, size_t len)
 	struct mp_rift_entry *e;
 	u16 dst = (cmd >> 2) % NPEER;
 	bool write = cmd & 0x40;
-	/* a read in parts: a stride of 1 .. 256, up to 8 of them */
-	u32 stride = !write && (cmd & 0x80) && len >= 2 ?
+	/* in parts: a stride of 1 .. 256, up to 8 of them */
+	u32 stride = (cmd & 0x80) && len >= 2 ?
 		     1 + arg[len - 2] % (s.max_payload < 256 ?
 					 s.max_payload : 256) : 0;
 	u32 rlen = 1 + (len ? arg[len - 1] : 0) % s.max_payload;
@@ -336,8 +423,12 @@ static void send_req(u8 cmd, const u8 *arg, size_t len)
 	if (stride)
 		rlen = 1 + (len ? arg[len - 1] : 0) %
 		       (stride * MP_ETH_READ_PARTS);
-	ret = mp_rift_alloc_parts(&s.rift, dst, s.now, NULL,
-				  mp_frame_parts(rlen, stride), &e);
+	if (write)
+		ret = mp_rift_alloc_write(&s.rift, dst, s.now, NULL,
+					  mp_frame_parts(rlen, stride), &e);
+	else
+		ret = mp_rift_alloc_parts(&s.rift, dst, s.now, NULL,
+					  mp_frame_parts(rlen, stride), &e);
 	if (ret) {
 		CHECK(ret == -EINVAL || ret == -EHOSTUNREACH ||
 		      ret == -EAGAIN || ret == -ENOSPC);

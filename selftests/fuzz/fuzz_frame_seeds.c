@@ -223,6 +223,41 @@ static void seed_parts(const char *dir)
 	emit(dir, "parts", &sd);
 }
 
+/*
+ * A write in parts: ours of 40 bytes at a stride of 16 answered once; a
+ * peer's, served by the window: parts 1, 1 again, 2, one naming another
+ * range, 0 (complete: answered), then 0 again (answered from the cache).
+ */
+static void seed_write_parts(const char *dir)
+{
+	static const u8 arg[8] = { 0, 0, 0, 0, 0, 0, 15, 39 };
+	struct mp_frame f = {
+		.op = MP_ETH_OP_WRITE_REQ, .src = SELF, .dst = PEER, .gen = 1,
+		.sn = 0xfff0, .tag = 0, .offset = 0, .len = 40, .stride = 16,
+	}, r, p;
+	struct seed sd;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.buf[sd.len++] = 0;
+	rec(&sd, (u8)(FUZZ_SEND | PEER << 2 | 0xc0), 0, arg, sizeof(arg));
+	mp_frame_reply(&f, 0, &r);
+	rx(&sd, &r, 0, 0);
+	rx(&sd, &r, 0, 0);			/* stale duplicate */
+	f = request(MP_ETH_OP_WRITE_REQ, 30, 29, 40);
+	f.stride = 16;
+	mp_frame_write_part(&f, 1, &p);
+	rx(&sd, &p, 0, 0);
+	rx(&sd, &p, 0, 0);			/* a duplicate part */
+	mp_frame_write_part(&f, 2, &p);
+	rx(&sd, &p, 0, 0);
+	p.offset += 16;
+	rx(&sd, &p, 0, 0);			/* another range */
+	mp_frame_write_part(&f, 0, &p);
+	rx(&sd, &p, 0, 0);			/* complete */
+	rx(&sd, &p, 0, 0);			/* DUP */
+	emit(dir, "write-parts", &sd);
+}
+
 /* Header @f and discovery payload @d into @frame (room for both). */
 static void discover_frame(const struct mp_frame *f,
 			   const struct mp_discover *d, u8 *frame, size_t size)
@@ -319,5 +354,6 @@ int main(int argc, char **argv)
 	seed_stamps(argv[1]);
 	seed_own(argv[1]);
 	seed_parts(argv[1]);
+	seed_write_parts(argv[1]);
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Randomized model test of the mp_eth transport's reads in parts, between
+ * Randomized model test of the mp_eth transport's reads and writes in
+ * parts, between
  * hosts of the same or of different MTUs: a requester (RIFT) and a
  * responder (receive window) exchange real encoded frames over a simulated
  * network that loses, duplicates and reorders each frame (every part of a
@@ -10,11 +11,19 @@
  * carries the trailer, which the stride leaves room for. Both sides
  * use the common/ code as kernel/mp_eth does (requester.c, responder.c):
  * mp_frame_parts(), mp_frame_read_part(), mp_rift_alloc_parts(),
- * mp_rift_match_response(), mp_rift_part().
+ * mp_rift_match_response(), mp_rift_part(); for writes in parts
+ * mp_frame_write_part(), mp_frame_write_span(), mp_rift_alloc_write(),
+ * mp_window_check_part(), mp_window_complete_part(). Every frame of a
+ * write in parts is lost, duplicated and reordered on its own, and a
+ * retransmission sends all parts again; its WRITE_ACK may be forged too.
  *
  * Asserted: each request is executed at most once; it finishes exactly
  * once (all of its parts, a NAK, or -ETIMEDOUT); a read that finishes
- * well got every byte of its range exactly once and right; a forged part
+ * well got every byte of its range exactly once and right; each part of
+ * a write in parts is applied at most once, with the bytes of that part,
+ * never after its write was answered, and a write that finishes (well or
+ * with the NAK of a range the responder does not hold) had every part
+ * applied exactly once; a forged part
  * is always refused; a read of a range the responder does not hold gets
  * the NAK that echoes its len, a read whose signed parts (or, of one
  * frame, whose whole length) its port cannot carry -EINVAL; no frame is
@@ -77,6 +86,7 @@ struct req {
 	int expect;		/* the status it must finish with */
 	bool fits;		/* the responder can take it */
 	unsigned int exec, done, failed;
+	u8 pexec[MP_ETH_READ_PARTS];	/* a write's parts: times applied */
 };
 
 struct model {
@@ -90,6 +100,8 @@ struct model {
 	unsigned int issued;
 	u64 parts, dup_parts, stale, refused, naks, timeouts, multi;
 	u64 too_big, mute, retransmits;
+	u64 wmulti, wparts, wbusy;	/* writes in parts: done, applied, dups */
+	int rsp_ack;		/* newest ack the responder saw, -1 none */
 	u32 max_rsp;		/* largest response payload sent */
 };
 
@@ -176,20 +188,35 @@ static void send_request(struct mp_rift_entry *e, bool retx)
 		.stride = (u16)e->stride, .flags = MP_ETH_F_ACK,
 	};
 	static u8 buf[FRAME_MAX];
-	u32 i, n;
+	u32 i, n, k, parts = 1;
+	struct mp_frame pf;
+	u32 plen;
+	u64 off;
 
 	if (m.auth)
 		f.flags |= MP_ETH_F_AUTH;
 	f.ack = mp_rift_ack(&m.sim.rift, RSP_DEV);
 	if (retx)
 		f.flags |= MP_ETH_F_RETX;
-	/* as mpe_frame_prep() (tx.c): sizes are the issuer's business */
-	assert_int_equal(mp_frame_encode(&f, UINT32_MAX, buf, sizeof(buf)),
-			 MP_ETH_HDR_LEN);
-	n = mp_frame_payload_len(&f);
-	for (i = 0; i < n; i++)
-		buf[MP_ETH_HDR_LEN + i] = wdata(f.offset + i);
-	net_send(true, buf, MP_ETH_HDR_LEN + n, e->nonce, false);
+	/* a write in parts: every part, again on a retransmission */
+	if (f.op == MP_ETH_OP_WRITE_REQ)
+		parts = mp_frame_parts(f.len, f.stride);
+	for (k = 0; k < parts; k++) {
+		pf = f;
+		if (f.op == MP_ETH_OP_WRITE_REQ)
+			assert_int_equal(mp_frame_write_part(&f, k, &pf), 0);
+		/* as mpe_frame_prep() (tx.c): sizes are the issuer's business */
+		assert_int_equal(mp_frame_encode(&pf, UINT32_MAX, buf,
+						 sizeof(buf)), MP_ETH_HDR_LEN);
+		n = mp_frame_payload_len(&pf);
+		if (pf.op == MP_ETH_OP_WRITE_REQ) {
+			mp_frame_write_span(&pf, &off, &plen);
+			assert_int_equal(plen, n);
+			for (i = 0; i < n; i++)
+				buf[MP_ETH_HDR_LEN + i] = wdata(off + i);
+		}
+		net_send(true, buf, MP_ETH_HDR_LEN + n, e->nonce, false);
+	}
 }
 
 /*
@@ -212,13 +239,19 @@ static void plan(unsigned int id)
 		r->op = MP_ETH_OP_WRITE_REQ;
 		r->len = 1 + rnd() % stride;
 		r->fits = r->len + m.auth <= m.rsp_rx;
+	} else if (kind < 4) {
+		/* as mpe_xfer_issue(): in parts of its stride when longer */
+		r->op = MP_ETH_OP_WRITE_REQ;
+		r->len = 1 + rnd() % (stride * MP_ETH_READ_PARTS);
+		r->stride = r->len > stride ? stride : 0;
+		r->fits = (r->stride ? r->stride : r->len) + m.auth <= m.rsp_rx;
 	} else {
 		r->op = MP_ETH_OP_READ_REQ;
-		if (kind == 2 && rnd() % 4 == 0)
+		if (kind == 4 && rnd() % 4 == 0)
 			stride = near < stride ? near : stride;
-		else if (kind == 2)
+		else if (kind == 4)
 			stride = 1 + rnd() % stride;
-		r->stride = kind == 3 ? 0 : stride;
+		r->stride = kind == 5 ? 0 : stride;
 		r->len = 1 + rnd() % (r->stride ? stride * MP_ETH_READ_PARTS :
 				      stride);
 		r->fits = r->stride <= m.rsp_rx &&
@@ -249,10 +282,17 @@ void model_issue(void)
 		r = &m.req[id];
 		if (!r->op)
 			plan(id);
-		parts = r->op == MP_ETH_OP_READ_REQ ?
-			mp_frame_parts(r->len, r->stride) : 1;
-		ret = mp_rift_alloc_parts(&m.sim.rift, RSP_DEV, m.sim.now,
-					  (void *)(uintptr_t)id, parts, &e);
+		parts = mp_frame_parts(r->len, r->stride);
+		if (r->op == MP_ETH_OP_WRITE_REQ)
+			ret = mp_rift_alloc_write(&m.sim.rift, RSP_DEV,
+						  m.sim.now,
+						  (void *)(uintptr_t)id, parts,
+						  &e);
+		else
+			ret = mp_rift_alloc_parts(&m.sim.rift, RSP_DEV,
+						  m.sim.now,
+						  (void *)(uintptr_t)id, parts,
+						  &e);
 		/* full, or unreachable: the model tries again later */
 		if (ret == -EAGAIN || ret == -ENOSPC || ret == -EHOSTUNREACH)
 			return;
@@ -260,7 +300,7 @@ void model_issue(void)
 		e->op = r->op;
 		e->offset = r->offset;
 		e->len = r->len;
-		e->stride = r->op == MP_ETH_OP_READ_REQ ? r->stride : 0;
+		e->stride = r->stride;
 		e->nonce = (u32)rnd();
 		memset(m.cnt + (size_t)e->tag * BUF_MAX, 0, r->len);
 		m.issued++;
@@ -308,18 +348,78 @@ static void forge(const struct mp_frame *f, struct mp_frame pr)
  */
 static int execute(const struct mp_frame *f, const u8 *payload)
 {
-	u64 base = f->offset / REGION * REGION;
-	u32 i;
+	u64 base = f->offset / REGION * REGION, off = f->offset;
+	u32 i, len = f->len;
 
 	if (f->op == MP_ETH_OP_READ_REQ &&
 	    mp_frame_read_stride(f) + m.auth > m.rsp_rx)
 		return -EINVAL;
-	if (f->offset + f->len > base + HELD)
+	/* a write in parts: the part's bytes, each part on its own */
+	if (f->op == MP_ETH_OP_WRITE_REQ)
+		mp_frame_write_span(f, &off, &len);
+	if (off + len > base + HELD)
 		return -ERANGE;
 	if (f->op == MP_ETH_OP_WRITE_REQ)
-		for (i = 0; i < f->len; i++)
-			assert_int_equal(payload[i], wdata(f->offset + i));
+		for (i = 0; i < len; i++)
+			assert_int_equal(payload[i], wdata(off + i));
 	return 0;
+}
+
+/*
+ * As mpe_rx_write_part() (responder.c): frame f of a write in parts. Its
+ * part is applied when the window says so, and the write is answered in
+ * *r once all of its parts are in. Returns whether to answer.
+ */
+static bool write_part(const struct mp_frame *f, const u8 *payload,
+		       u64 stamp, struct mp_frame *r)
+{
+	struct mp_window_part wp = {
+		.offset = f->offset, .len = f->len, .stride = f->stride,
+		.part = f->part, .nr_parts = mp_frame_parts(f->len, f->stride),
+	};
+	enum mp_window_verdict v;
+	struct req *q;
+	int st = 0;
+
+	assert_true(f->offset / REGION < m.sc->nreq);
+	q = &m.req[f->offset / REGION];
+	v = mp_window_check_part(&m.sim.win, f->sn, f->ack, stamp, m.sim.now,
+				 &wp, &st);
+	if (v == MP_WIN_NEW || v == MP_WIN_RESYNC) {
+		q->exec++;
+		v = MP_WIN_PART;
+	}
+	switch (v) {
+	case MP_WIN_PART:
+		/* never twice, never after it was answered */
+		assert_int_equal(q->pexec[f->part], 0);
+		assert_int_equal(q->done, 0);
+		/*
+		 * nor once the requester said it finished the SN (gave up
+		 * on it): a newer write may have the bytes by now
+		 */
+		assert_true(m.rsp_ack < 0 ||
+			    mp_sn_after(f->sn, (u16)m.rsp_ack));
+		q->pexec[f->part]++;
+		m.wparts++;
+		if (mp_window_complete_part(&m.sim.win, f->sn, f->part,
+					    execute(f, payload), &st) != 1)
+			return false;
+		break;
+	case MP_WIN_DUP:
+		break;
+	case MP_WIN_BUSY:
+		m.wbusy++;
+		return false;
+	case MP_WIN_REPLAY:
+	case MP_WIN_FORGED:
+		fail_msg("verdict %d: the model forges no request", v);
+		return false;
+	default:
+		return false;
+	}
+	assert_int_equal(mp_frame_reply(f, st, r), 0);
+	return true;
 }
 
 void model_responder_rx(const struct sim_pkt *p)
@@ -345,6 +445,16 @@ void model_responder_rx(const struct sim_pkt *p)
 		stamp = mp_get_be64(p->data + MP_ETH_HDR_LEN +
 				    mp_frame_payload_len(&f) +
 				    offsetof(struct mp_eth_auth, stamp));
+	/* the cumulative acks the window takes (1 <= sn - ack <= 64) */
+	if ((f.flags & MP_ETH_F_ACK) && (u16)(f.sn - f.ack) >= 1 &&
+	    (u16)(f.sn - f.ack) <= MP_ETH_WINDOW &&
+	    (m.rsp_ack < 0 || mp_sn_after(f.ack, (u16)m.rsp_ack)))
+		m.rsp_ack = f.ack;
+	if (f.op == MP_ETH_OP_WRITE_REQ && mp_frame_parts(f.len, f.stride) > 1) {
+		if (write_part(&f, p->data + MP_ETH_HDR_LEN, stamp, &r))
+			goto answer;
+		return;
+	}
 	v = mp_window_check_stamped(&m.sim.win, f.sn, f.ack, stamp, m.sim.now,
 				    &st);
 	assert_int_not_equal(v, MP_WIN_REPLAY);
@@ -368,6 +478,7 @@ void model_responder_rx(const struct sim_pkt *p)
 		return;
 	}
 	assert_int_equal(mp_frame_reply(&f, st, &r), 0);
+answer:
 	n = r.op == MP_ETH_OP_READ_RESP ? mp_frame_parts(f.len, f.stride) : 1;
 	for (i = 0; i < n; i++) {
 		pr = r;
@@ -382,7 +493,9 @@ void model_responder_rx(const struct sim_pkt *p)
 			out[MP_ETH_HDR_LEN + j] = mem(pr.offset + j);
 		net_send(false, out, MP_ETH_HDR_LEN + mp_frame_payload_len(&pr),
 			 pr.bind, false);
-		if (r.op == MP_ETH_OP_READ_RESP &&
+		/* a read's parts; the one answer of a write in parts */
+		if ((r.op == MP_ETH_OP_READ_RESP || (r.op == MP_ETH_OP_WRITE_ACK &&
+						     f.stride)) &&
 		    sim_chance(&m.sim, m.sc->forge_pct))
 			forge(&f, pr);
 	}
@@ -404,6 +517,12 @@ static void finish(struct mp_rift_entry *e, unsigned int id, int err)
 			assert_int_equal(buf[i], mem(r->offset + i));
 		}
 		m.multi += e->nr_parts > 1;
+	}
+	/* finished, well or NAKed: every part was applied, exactly once */
+	if (r->op == MP_ETH_OP_WRITE_REQ && r->stride) {
+		for (i = 0; i < mp_frame_parts(r->len, r->stride); i++)
+			assert_int_equal(r->pexec[i], 1);
+		m.wmulti++;
 	}
 	r->done++;
 	m.sim.finished++;
@@ -489,6 +608,7 @@ static void run(const struct scenario *sc, u64 seed)
 	memset(&m, 0, sizeof(m));
 	m.sc = sc;
 	m.auth = sc->key ? MP_ETH_AUTH_LEN : 0;
+	m.rsp_ack = -1;
 	m.req_max = max_payload(sc->req_mtu, sc->pool_mtu);
 	m.req_rx = sc->req_mtu - MP_ETH_HDR_LEN;
 	m.rsp_rx = sc->rsp_mtu - MP_ETH_HDR_LEN;
@@ -523,9 +643,11 @@ static void run(const struct scenario *sc, u64 seed)
 		nak += r->done && r->expect;
 		einval += r->done && r->expect == -EINVAL;
 	}
-	/* not vacuous: most reads that fit were reads in parts */
-	if (sc->expect_all && sc->pool_mtu)
-		assert_true(m.multi > n / 4);
+	/* not vacuous: most reads that fit were reads in parts, and writes */
+	if (sc->expect_all && sc->pool_mtu) {
+		assert_true(m.multi > n / 8);
+		assert_true(m.wmulti > n / 8);
+	}
 	print_message("# %s, seed %llu: MTU %u asks MTU %u, pool MTU %u, key %d\n",
 		      sc->name, (unsigned long long)(sc->seed + seed + seed_offset),
 		      sc->req_mtu, sc->rsp_mtu, sc->pool_mtu, sc->key);
@@ -535,6 +657,9 @@ static void run(const struct scenario *sc, u64 seed)
 		      (unsigned long long)m.multi, (unsigned long long)m.parts,
 		      (unsigned long long)m.dup_parts,
 		      (unsigned long long)m.stale, (unsigned long long)m.naks);
+	print_message("#   writes in parts %llu: parts applied %llu, dup parts dropped %llu\n",
+		      (unsigned long long)m.wmulti, (unsigned long long)m.wparts,
+		      (unsigned long long)m.wbusy);
 	print_message("#   forged_refused %llu retransmits %llu too_big %llu mute %llu\n",
 		      (unsigned long long)m.refused,
 		      (unsigned long long)m.retransmits,
