@@ -3,12 +3,15 @@
  * mp_eth: the requester - transfers split into frames, the RIFT, the
  * retransmission timer.
  *
- * mpe_xfer() cuts a transfer into requests: a write of at most max_payload
- * bytes, a read of up to MP_ETH_READ_PARTS times that, answered in parts
- * of max_payload (the stride it sends). It keeps as many in flight as the
- * destination's RIFT allows (64 sequence numbers past its cumulative ack,
- * and 64 response frames expected: a read counts each of its parts, so
- * that a burst of them fits the receive ring; each destination has a
+ * mpe_xfer() cuts a transfer into requests of up to MP_ETH_READ_PARTS
+ * times max_payload bytes: a read answered in parts of max_payload (the
+ * stride it sends), a write sent in parts of max_payload under one
+ * sequence number and answered once (one of max_payload or less is one
+ * frame without a stride, as an ownership command is). It keeps as many
+ * in flight as the destination's RIFT allows (64 sequence numbers past its
+ * cumulative ack, and 64 frames counted: a read counts each of the parts
+ * it expects, a write each it sends, so that a burst of them fits the
+ * receive ring at either end; each destination has a
  * RIFT, a lock and a timer of its own, so requests to different devices
  * share no lock), sent in
  * batches of up to MPE_TX_BATCH (one doorbell each, tx.c). The caller's
@@ -92,7 +95,8 @@ static void mpe_header(struct mpe_rq *q, const struct mp_rift_entry *e,
 	f->ack = mp_rift_ack(&q->rift, e->dst);
 	f->offset = e->offset;
 	f->len = e->len;
-	f->stride = e->op == MP_ETH_OP_READ_REQ ? e->stride : 0;
+	/* a read's or a write's in parts; 0 for one frame */
+	f->stride = e->stride;
 	f->bind = e->nonce;
 }
 
@@ -131,32 +135,46 @@ void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e, int err)
 		wake_up_all(&q->wq);
 }
 
-/* A retransmission, built under q->lock while the transfer is alive. */
-static struct sk_buff *mpe_retx_frame(struct mpe_rq *q,
-				      struct mp_rift_entry *e,
-				      struct mp_frame *f)
+/*
+ * A retransmission, built under q->lock while the transfer is alive, onto
+ * @rq: every part of a write in parts (the responder applies the ones it
+ * misses and answers again). Returns the frames built.
+ */
+static u32 mpe_retx_frames(struct mpe_rq *q, struct mp_rift_entry *e,
+			   struct sk_buff_head *rq)
 {
 	struct mpe *m = q->m;
 	struct mpe_xfer *x = e->ctx;
+	u32 i, n = 1, len = 0, built = 0;
 	struct sk_buff *skb;
-	u32 payload = e->op == MP_ETH_OP_WRITE_REQ ? e->len : 0;
 	struct iov_iter it;
+	struct mp_frame f;
+	u64 off;
 
-	skb = mpe_frame_alloc(m, payload, GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	if (payload) {
-		mpe_xfer_iter(x, e->offset, &it);
-		if (mpe_fill(m, skb, &it, payload)) {
-			kfree_skb(skb);
-			return NULL;
+	mpe_header(q, e, true, &f);
+	if (e->op == MP_ETH_OP_WRITE_REQ)
+		n = mp_frame_parts(e->len, e->stride);
+	for (i = 0; i < n; i++) {
+		f.part = i;
+		if (e->op == MP_ETH_OP_WRITE_REQ)
+			mp_frame_write_span(&f, &off, &len);
+		skb = mpe_frame_alloc(m, len, GFP_ATOMIC);
+		if (!skb)
+			break;
+		if (len) {
+			mpe_xfer_iter(x, off, &it);
+			if (mpe_fill(m, skb, &it, len)) {
+				kfree_skb(skb);
+				break;
+			}
 		}
+		/* mpe_frame_prep() encodes the header from the control block */
+		BUILD_BUG_ON(sizeof(f) > sizeof(skb->cb));
+		memcpy(skb->cb, &f, sizeof(f));
+		__skb_queue_tail(rq, skb);
+		built++;
 	}
-	mpe_header(q, e, true, f);
-	/* the header is encoded by mpe_frame_prep() from the control block */
-	BUILD_BUG_ON(sizeof(*f) > sizeof(skb->cb));
-	memcpy(skb->cb, f, sizeof(*f));
-	return skb;
+	return built;
 }
 
 enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
@@ -181,11 +199,7 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 		if (ev == MP_RIFT_RETRANSMIT) {
 			st->retransmits++;
 			trace_mp_eth_retransmit(e, now);
-			skb = mpe_retx_frame(q, e, &f);
-			if (skb) {
-				st->tx++;
-				__skb_queue_tail(&rq, skb);
-			}
+			st->tx += mpe_retx_frames(q, e, &rq);
 			continue;
 		}
 		st->timeouts++;
@@ -205,6 +219,42 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 }
 
 /*
+ * The frames of a transfer's next request, onto @out: one without payload
+ * for a read of up to MP_ETH_READ_PARTS strides (or an ownership command
+ * of up to one), one per part of a write of as much, filled from @src.
+ * Returns the request's length, or -errno with @out empty.
+ */
+static int mpe_build(struct mpe *m, u8 op, struct iov_iter *src, u32 left,
+		     u32 stride, struct sk_buff_head *out)
+{
+	u32 chunk, i, n = 1, plen = 0;
+	struct sk_buff *skb;
+	int err;
+
+	chunk = min_t(u32, left, op == MP_ETH_OP_OWN_REQ ? stride :
+			  stride * MP_ETH_READ_PARTS);
+	if (op == MP_ETH_OP_WRITE_REQ)
+		n = mp_frame_parts(chunk, stride);
+	for (i = 0; i < n; i++) {
+		if (op == MP_ETH_OP_WRITE_REQ)
+			plen = min(chunk - i * stride, stride);
+		skb = mpe_frame_alloc(m, plen, GFP_KERNEL);
+		if (!skb) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		__skb_queue_tail(out, skb);
+		err = plen ? mpe_fill(m, skb, src, plen) : 0;
+		if (err)
+			goto fail;
+	}
+	return chunk;
+fail:
+	__skb_queue_purge(out);
+	return err;
+}
+
+/*
  * Check the transfer @x describes and send its frames; it is in flight
  * (x->q set) until mpe_xfer_wait(). An error before any frame went out
  * is left in x->error with x->q NULL.
@@ -213,12 +263,12 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 {
 	const struct iov_iter *iter = x->iter;
 	size_t len = iov_iter_count(iter);
-	struct sk_buff *skb = NULL;
+	struct sk_buff *skb;
 	const struct mpe_memb *mb;
 	struct iov_iter src = *iter;
+	struct sk_buff_head tx, frames;
 	struct mp_rift_entry *e;
-	struct sk_buff_head tx;
-	u32 issued = 0, chunk = 0, stride, parts = 1;
+	u32 issued = 0, chunk = 0, stride, parts = 1, i;
 	struct mpe_peer *peer;
 	u8 op = x->op;
 	u16 dst = x->dst, self, nr_devs;
@@ -274,27 +324,21 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 	x->q = q;
 	init_waitqueue_head(&x->wq);
 	__skb_queue_head_init(&tx);
-	/* the stride of a read's parts: one frame's payload, as it fits 16 bits */
+	__skb_queue_head_init(&frames);
+	/* the stride of parts: one frame's payload, as it fits 16 bits */
 	stride = min_t(u32, mpe_max_payload(m), U16_MAX);
 	while (issued < len) {
-		if (!skb) {
-			chunk = min_t(u32, len - issued, stride);
-			if (op == MP_ETH_OP_READ_REQ) {
-				chunk = min_t(u32, len - issued,
-					      stride * MP_ETH_READ_PARTS);
-				parts = mp_frame_parts(chunk, stride);
-			}
-			skb = mpe_frame_alloc(m, op == MP_ETH_OP_WRITE_REQ ?
-					      chunk : 0, GFP_KERNEL);
-			if (!skb) {
-				err = -ENOMEM;
+		if (skb_queue_empty(&frames)) {
+			ret = mpe_build(m, op, &src, len - issued, stride,
+					&frames);
+			if (ret < 0) {
+				err = ret;
 				break;
 			}
-			if (op == MP_ETH_OP_WRITE_REQ) {
-				err = mpe_fill(m, skb, &src, chunk);
-				if (err)
-					break;
-			}
+			chunk = ret;
+			parts = mp_frame_parts(chunk, stride);
+			if (op == MP_ETH_OP_OWN_REQ)
+				parts = 1;
 		}
 
 		spin_lock_bh(&q->lock);
@@ -303,8 +347,12 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 			break;
 		}
 		credit = q->credit;
-		ret = mp_rift_alloc_parts(&q->rift, dst, ktime_get_ns(), x,
-					  parts, &e);
+		if (op == MP_ETH_OP_WRITE_REQ)
+			ret = mp_rift_alloc_write(&q->rift, dst, ktime_get_ns(),
+						  x, parts, &e);
+		else
+			ret = mp_rift_alloc_parts(&q->rift, dst, ktime_get_ns(),
+						  x, parts, &e);
 		if (ret == -EAGAIN || ret == -ENOSPC) {
 			spin_unlock_bh(&q->lock);
 			/* what is built goes out before we wait for room */
@@ -322,24 +370,28 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 		e->op = op;
 		e->offset = x->offset + issued;
 		e->len = chunk;
-		e->stride = op == MP_ETH_OP_READ_REQ ? stride : 0;
+		/* a read always names its stride, a write of parts only */
+		e->stride = op == MP_ETH_OP_READ_REQ ||
+			    (op == MP_ETH_OP_WRITE_REQ && parts > 1) ? stride : 0;
 		e->nonce = get_random_u32();
 		mpe_header(q, e, false, &f);
 		x->outstanding++;
-		q->st.tx++;
+		q->st.tx += skb_queue_len(&frames);
 		mpe_timer_arm(q);
 		spin_unlock_bh(&q->lock);
 
 		/* a frame that cannot go out is lost: retransmitted */
-		if (!mpe_frame_prep(m, skb, &f, NULL))
-			__skb_queue_tail(&tx, skb);
-		skb = NULL;
+		for (i = 0; (skb = __skb_dequeue(&frames)); i++) {
+			f.part = i;
+			if (!mpe_frame_prep(m, skb, &f, NULL))
+				__skb_queue_tail(&tx, skb);
+		}
 		issued += chunk;
 		if (skb_queue_len(&tx) >= MPE_TX_BATCH || issued == len)
 			mpe_xmit(m, &tx);
 	}
 	mpe_xmit(m, &tx);
-	kfree_skb(skb);
+	__skb_queue_purge(&frames);
 	x->issue_err = err;
 }
 

@@ -12,7 +12,10 @@
  * under the pool device's mem_lock (mp_local_access()), so it is atomic;
  * a read in parts (MP_ETH_READ_PARTS) is read at once into all of its
  * parts' frames, which go out with the other responses of the receive
- * pass as one batch (mpe_frame_defer()).
+ * pass as one batch (mpe_frame_defer()). A write in parts is applied a
+ * part at a time as its frames arrive, each part once while its SN is
+ * ahead of the window's base (mp_window_check_part()), and answered once,
+ * when its last part is in.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -181,6 +184,85 @@ static void mpe_exec(struct mpe *m, const struct sk_buff *req,
 		__skb_queue_tail(out, skb);
 }
 
+/* Called with p->lock held: what the window's hole timeout skipped. */
+static void mpe_rx_skipped(struct mpe_peer *p)
+{
+	p->rs.skipped += p->win.skipped - p->win_skipped;
+	p->win_skipped = p->win.skipped;
+}
+
+/*
+ * Frame @f of a write in parts: its part is applied if the window says
+ * so, and the write answered (from the window's cache for a copy) once
+ * all of its parts are in, with the first failing part's status.
+ */
+static void mpe_rx_write_part(struct mpe *m, struct mpe_peer *p,
+			      struct sk_buff *skb, const struct mp_frame *f,
+			      u64 chip)
+{
+	int ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
+	struct mp_window_part wp = {
+		.offset = f->offset, .len = f->len, .stride = f->stride,
+		.part = f->part, .nr_parts = mp_frame_parts(f->len, f->stride),
+	};
+	struct sk_buff *skb_r = NULL;
+	enum mp_window_verdict v;
+	int status = 0, ret;
+	struct mp_frame r;
+	u64 off;
+	u32 len;
+
+	spin_lock(&p->lock);
+	p->rs.rx++;
+	v = mp_window_check_part(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
+				 ktime_get_ns(), &wp, &status);
+	mpe_rx_skipped(p);
+	switch (v) {
+	case MP_WIN_RESYNC:
+		p->rs.resyncs++;
+		fallthrough;
+	case MP_WIN_NEW:
+	case MP_WIN_PART:
+		mp_frame_write_span(f, &off, &len);
+		ret = mp_local_access(chip, off, len, true, mpe_copy_from_frame,
+				      skb);
+		if (!ret)
+			atomic64_add(len, &m->dp.copied_bytes);
+		if (ret == -EACCES)
+			p->rs.refused++;
+		/* 1: the last part: answer; 0: more to come */
+		if (mp_window_complete_part(&p->win, f->sn, f->part, ret,
+					    &status) == 1)
+			skb_r = mpe_frame_alloc(m, 0, GFP_ATOMIC);
+		break;
+	case MP_WIN_DUP:
+		p->rs.duplicates++;
+		skb_r = mpe_frame_alloc(m, 0, GFP_ATOMIC);
+		break;
+	case MP_WIN_BUSY:
+		p->rs.duplicates++;
+		break;
+	case MP_WIN_REPLAY:
+		atomic64_inc(&m->drops.replayed);
+		atomic64_inc(&m->dropped);
+		p->rs.out_of_window++;
+		break;
+	case MP_WIN_FORGED:
+		p->rs.malformed++;
+		break;
+	default:
+		p->rs.out_of_window++;
+		break;
+	}
+	if (skb_r)
+		p->rs.tx++;
+	spin_unlock(&p->lock);
+	if (skb_r && !mp_frame_reply(f, status, &r))
+		mpe_frame_defer(m, skb_r, &r);
+	else
+		kfree_skb(skb_r);
+}
+
 /**
  * mpe_rx_request() - a request from peer @f->src arrived
  * @m: the transport
@@ -204,13 +286,17 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 
 	if (!p)
 		return;	/* cannot be: the caller found its sender */
+	if (f->op == MP_ETH_OP_WRITE_REQ &&
+	    mp_frame_parts(f->len, f->stride) > 1) {
+		mpe_rx_write_part(m, p, skb, f, chip);
+		return;
+	}
 	__skb_queue_head_init(&out);
 	spin_lock(&p->lock);
 	p->rs.rx++;
 	v = mp_window_check_stamped(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
 				    ktime_get_ns(), &cached);
-	p->rs.skipped += p->win.skipped - p->win_skipped;
-	p->win_skipped = p->win.skipped;
+	mpe_rx_skipped(p);
 	switch (v) {
 	case MP_WIN_RESYNC:
 		p->rs.resyncs++;
