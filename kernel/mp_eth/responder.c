@@ -192,6 +192,28 @@ static void mpe_rx_skipped(struct mpe_peer *p)
 }
 
 /*
+ * Called with p->lock held: a request the window turned away (a copy of
+ * one still in progress, a replay, one outside the window).
+ */
+static void mpe_rx_turned_away(struct mpe *m, struct mpe_peer *p,
+			       enum mp_window_verdict v)
+{
+	switch (v) {
+	case MP_WIN_BUSY:
+		p->rs.duplicates++;
+		break;
+	case MP_WIN_REPLAY:
+		atomic64_inc(&m->drops.replayed);
+		atomic64_inc(&m->dropped);
+		p->rs.out_of_window++;
+		break;
+	default:
+		p->rs.out_of_window++;
+		break;
+	}
+}
+
+/*
  * Frame @f of a write in parts: its part is applied if the window says
  * so, and the write answered (from the window's cache for a copy) once
  * all of its parts are in, with the first failing part's status.
@@ -239,19 +261,11 @@ static void mpe_rx_write_part(struct mpe *m, struct mpe_peer *p,
 		p->rs.duplicates++;
 		skb_r = mpe_frame_alloc(m, 0, GFP_ATOMIC);
 		break;
-	case MP_WIN_BUSY:
-		p->rs.duplicates++;
-		break;
-	case MP_WIN_REPLAY:
-		atomic64_inc(&m->drops.replayed);
-		atomic64_inc(&m->dropped);
-		p->rs.out_of_window++;
-		break;
 	case MP_WIN_FORGED:
 		p->rs.malformed++;
 		break;
 	default:
-		p->rs.out_of_window++;
+		mpe_rx_turned_away(m, p, v);
 		break;
 	}
 	if (skb_r)
@@ -317,16 +331,8 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		mpe_exec(m, skb, f, chip, f->op == MP_ETH_OP_READ_REQ && !cached,
 			 &cached, &status, &out);
 		break;
-	case MP_WIN_BUSY:
-		p->rs.duplicates++;
-		break;
-	case MP_WIN_REPLAY:
-		atomic64_inc(&m->drops.replayed);
-		atomic64_inc(&m->dropped);
-		p->rs.out_of_window++;
-		break;
 	default:
-		p->rs.out_of_window++;
+		mpe_rx_turned_away(m, p, v);
 		break;
 	}
 	if (!skb_queue_empty(&out) && mp_frame_reply(f, status, &r))
