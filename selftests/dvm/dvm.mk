@@ -10,7 +10,8 @@ DVM_SRC_TARBALL := $(shell sed -n 's/^tarball //p' patches/BASE 2>/dev/null)
 ifneq ($(wildcard $(DVM_SRC_TARBALL)),)
 DVM_TESTS := $(B)/selftests/dvm/dvm_test $(B)/selftests/dvm/dvm_mix \
 	$(B)/selftests/dvm/dvm_priv $(B)/selftests/dvm/dvm_offline \
-	$(B)/selftests/dvm/dvm_thp
+	$(B)/selftests/dvm/dvm_thp \
+	$(B)/selftests/dvm/dvm_reid
 GUEST_BINS += $(DVM_TESTS)
 USERSPACE += $(DVM_TESTS)
 endif
@@ -53,3 +54,16 @@ $(DVM_ACCEL_BINS): $(B)/selftests/dvm/%: selftests/dvm/%.c $(DVM_GRAPH_SRC) $(DV
 	@echo "  CC      $@"
 	@$(CC) $(CPPFLAGS_COMMON) $(DVM_CPPFLAGS) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) \
 		-static -o $@ $< $(DVM_GRAPH_SRC) -lpthread
+
+# Identity re-establishment (patch 0008, selftests/dvm/reidentify.sh):
+# PR_DVM_REIDENTIFY checked through pagemap and /dev/dvm_accel.
+DVM_REID_BIN := $(B)/selftests/dvm/dvm_reidentify
+GUEST_BINS += $(DVM_REID_BIN)
+USERSPACE += $(DVM_REID_BIN)
+
+$(DVM_REID_BIN): selftests/dvm/dvm_reidentify.c selftests/dvm/dvm_prog.h $(DVM_SERIES_STAMP) \
+		include/uapi/linux/dvm.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(CC) $(CPPFLAGS_COMMON) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) \
+		-static -o $@ $<

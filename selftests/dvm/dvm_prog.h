@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the DVM test programs that run in the guest share: their TAP points
- * (dvm_accel) and the free memory of /proc/meminfo (dvm_heap's dvm_frag).
+ * (dvm_accel, dvm_reidentify) and the free memory of /proc/meminfo
+ * (dvm_reidentify, dvm_heap's dvm_frag).
  */
 #ifndef _DVM_PROG_H
 #define _DVM_PROG_H

@@ -18,8 +18,11 @@
  * programs).  In DVM mode, private anonymous mmap()s of at least
  * DVM_SYSCTL_MIN_BYTES bytes without an address hint are identity mapped
  * (virtual address == physical address) when contiguous memory and the
- * virtual range are free, else demand paged as usual.  See
- * Documentation/dvm.rst.
+ * virtual range are free, else demand paged as usual: when short of
+ * contiguous memory, at a virtual range equal to a physical range ("ip"
+ * in smaps), so that prctl(PR_DVM_REIDENTIFY, 0, 0, 0, 0) can later move
+ * it into place (it returns the number of pages that became identity
+ * mapped).  See Documentation/dvm.rst.
  */
 #ifndef _UAPI_LINUX_DVM_H
 #define _UAPI_LINUX_DVM_H
@@ -32,6 +35,11 @@
 # define PR_DVM_INHERIT			(1 << 1)	/* keep across execve() */
 #endif
 
+#ifndef PR_DVM_REIDENTIFY
+/* Move mappings that fell back into identity ranges ("DVMR") */
+#define PR_DVM_REIDENTIFY	0x44564d52
+#endif
+
 /* Smallest identity-mapped mapping, in bytes (default 2 MiB). */
 #define DVM_SYSCTL_MIN_BYTES	"/proc/sys/vm/dvm_min_bytes"
 
@@ -42,9 +50,12 @@
 #define DVM_VMSTAT_FALLBACK_VABUSY	"dvm_fallback_vabusy"
 #define DVM_VMSTAT_FALLBACK_POPULATE	"dvm_fallback_populate"
 #define DVM_VMSTAT_ALLOC_CONTIG		"dvm_alloc_contig"
+#define DVM_VMSTAT_PENDING_MAPS		"dvm_pending_maps"
+#define DVM_VMSTAT_REIDENTIFY_PAGES	"dvm_reidentify_pages"
 
 /* /proc/PID/smaps: VmFlags mnemonic and per-area line of identity areas. */
 #define DVM_SMAPS_VMFLAG		"id"
+#define DVM_SMAPS_VMFLAG_PENDING	"ip"	/* identity later, see below */
 #define DVM_SMAPS_IDENTITY		"DvmIdentity:"
 
 #endif /* _UAPI_LINUX_DVM_H */
