@@ -1,14 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm: --kernel patched --mem 2G --pool 0 --timeout 900
+# vm: --kernel patched --mem 2G --pool 0 --append movablecore=50% --timeout 900
 #
 # Identity re-establishment (patch 0008 of the DVM series): a mapping that
 # fell back for lack of contiguous memory is placed at a virtual range
 # equal to a physical range ("ip" in smaps) and PR_DVM_REIDENTIFY moves it
-# into place once memory is free.  First the series' kselftest dvm_reid
+# into place once memory is free.  The guest boots with half its memory
+# in ZONE_MOVABLE (movablecore=50%), where the series places pending
+# areas: no unmovable allocation can come into their ranges, so each must
+# come into place whole (dvm/reidentify_nomovable is the same kselftest
+# without a movable zone).  First the series' kselftest dvm_reid
 # (argument checks; fragmentation, a pinned page in the range, a split
 # area), then dvm_reidentify: identity share of a 64 MiB buffer before
-# fragmentation (dvm_frag), after the fallback and after recovery, from
+# fragmentation (dvm_frag), after the fallback (both ranges in
+# ZONE_MOVABLE) and after recovery, from
 # /proc/self/pagemap; every byte of the pattern intact; the failure case
 # once dvm_frag has given its memory back (a page of each range held by a
 # pipe: EBUSY, nothing changed); and the data read back through
@@ -19,8 +24,8 @@
 . /selftests/lib.sh
 
 KS_N=2
-REID_N=12
-tap_plan $((KS_N + REID_N + 2))
+REID_N=13
+tap_plan $((KS_N + REID_N + 3))
 
 # renumber PROG's TAP points after ours; its exit status and count of
 # points go to /tmp/NAME.rc and /tmp/NAME.points
@@ -35,6 +40,10 @@ relay() {
 		END { print n - n0 > "/tmp/'"$name"'.points" }'
 	_tap_n=$((_tap_n + $(cat "/tmp/$name.points")))
 }
+
+movable=$(awk '/^Node [0-9]+, zone +Movable/ { z = 1; next } /^Node/ { z = 0 }
+	z && $1 == "present" { n += $2 } END { print n + 0 }' /proc/zoneinfo)
+check "the guest has a movable zone: $((movable / 256)) MiB present" "test $movable -gt 0"
 
 relay dvm_reid dvm_reid
 check "dvm_reid (kselftest): exit status $(cat /tmp/dvm_reid.rc), $(cat /tmp/dvm_reid.points) of its $KS_N points printed" \
