@@ -38,6 +38,25 @@ check() {
 	rm -f "$_out"
 	return 0
 }
+# tap_run TAG N CMD [ARG...]: runs CMD, a program that prints TAP (plain
+# "ok 3 - what" or kselftest_harness's "ok 3 what"), with its points
+# renumbered into ours and its plan dropped, then adds one point of our
+# own: CMD exited 0 and printed all N of its points, so that a crash or an
+# early exit cannot pass.  Its exit status and count stay in /tmp/TAG.*.
+tap_run() {
+	_tr_tag=$1 _tr_n=$2
+	shift 2
+	{ "$@" 2>&1; echo $? > "/tmp/$_tr_tag.rc"; } |
+		awk -v n="$_tap_n" -v n0="$_tap_n" -v out="/tmp/$_tr_tag.points" '
+		/^TAP version/ || /^1\.\./ { next }
+		/^ok / { n++; sub(/^ok [0-9]+( -)?/, "ok " n " -") }
+		/^not ok / { n++; sub(/^not ok [0-9]+( -)?/, "not ok " n " -") }
+		{ print; fflush() }
+		END { print n - n0 > out }'
+	_tap_n=$((_tap_n + $(cat "/tmp/$_tr_tag.points")))
+	check "$*: exit status $(cat "/tmp/$_tr_tag.rc"), $(cat "/tmp/$_tr_tag.points") of its $_tr_n points printed" \
+		"test \"\$(cat /tmp/$_tr_tag.rc)\" = 0 && test \"\$(cat /tmp/$_tr_tag.points)\" = $_tr_n"
+}
 # check_diag: state a suite adds to every failure (mpe_lib.sh: the transport)
 check_diag() { :; }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - # SKIP $*"; }
@@ -84,6 +103,21 @@ wait_until() {
 kernel_log_bad() {
 	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN' |
 		grep -Ev '\] traps: .*\[[0-9]+\] general protection fault ip:' | head -n 5
+}
+
+# klog_allow_oom: for a scenario that makes the OOM killer report on
+# purpose: /tmp/mp-klog-filter (which guest-init's final check applies
+# too) removes only the "Call Trace:" lines inside OOM reports; the log is
+# kept whole, so anything else in it, before or after, still fails the guest
+klog_allow_oom() {
+	cat > /tmp/mp-klog-filter <<'EOF_FILTER'
+#!/bin/sh
+# the OOM killer's reports a scenario asked for: their "Call Trace:" lines go
+exec awk '/invoked oom-killer/ { oom = 1 }
+	!(oom && /Call Trace:/) { print }
+	/Killed process/ { oom = 0 }'
+EOF_FILTER
+	chmod +x /tmp/mp-klog-filter
 }
 
 memtotal_kb() { awk '/^MemTotal:/ {print $2}' /proc/meminfo; }

@@ -27,15 +27,7 @@ dmesg | grep 'dvm io-pgtable: selftest: line' | head -n 5 | sed 's/^/# /'
 
 # dvm_accel's own TAP (1..32), renumbered after ours; its exit status and
 # its count of points are checked after it (a crash must not pass)
-{ dvm_accel all 2>&1; echo $? > /tmp/accel.rc; } | awk -v n="$_tap_n" -v n0="$_tap_n" '
-	/^1\.\./ { next }
-	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n) }
-	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n) }
-	{ print; fflush() }
-	END { print n - n0 > "/tmp/accel.points" }'
-_tap_n=$((_tap_n + $(cat /tmp/accel.points)))	# lib.sh's count, past them
-check "dvm_accel all: exit status $(cat /tmp/accel.rc), $(cat /tmp/accel.points) of its 32 points printed" \
-	"test \"\$(cat /tmp/accel.rc)\" = 0 && test \"\$(cat /tmp/accel.points)\" = 32"
+tap_run accel 32 dvm_accel all
 
 # the AVC: 1 KiB unless asked; a bad size refused, a good one taken
 param=/sys/module/dvm_accel/parameters/avc_bytes
@@ -48,24 +40,8 @@ check "avc_bytes refuses 1536 and 16384, takes 8192 and 256, back to 1024" \
 	 echo 1024 > $param && test \"\$(cat $param)\" = 1024"
 
 # execute permission (the paper's code 11): dvm_accel exec's 6 points
-{ dvm_accel exec 2>&1; echo $? > /tmp/exec.rc; } | awk -v n="$_tap_n" -v n0="$_tap_n" '
-	/^1\.\./ { next }
-	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n) }
-	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n) }
-	{ print; fflush() }
-	END { print n - n0 > "/tmp/exec.points" }'
-_tap_n=$((_tap_n + $(cat /tmp/exec.points)))
-check "dvm_accel exec: exit status $(cat /tmp/exec.rc), $(cat /tmp/exec.points) of its 6 points printed" \
-	"test \"\$(cat /tmp/exec.rc)\" = 0 && test \"\$(cat /tmp/exec.points)\" = 6"
+tap_run exec 6 dvm_accel exec
 
 # the device table of a 64 MiB and a 256 MiB heap, entry by entry
 # (DVM_ACCEL_LEVELS): dvm_accel heap's 2 points and its "# heap levels:" lines
-{ dvm_accel heap 64 256 2>&1; echo $? > /tmp/heap.rc; } | awk -v n="$_tap_n" -v n0="$_tap_n" '
-	/^1\.\./ { next }
-	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n) }
-	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n) }
-	{ print; fflush() }
-	END { print n - n0 > "/tmp/heap.points" }'
-_tap_n=$((_tap_n + $(cat /tmp/heap.points)))
-check "dvm_accel heap 64 256: exit status $(cat /tmp/heap.rc), $(cat /tmp/heap.points) of its 2 points printed" \
-	"test \"\$(cat /tmp/heap.rc)\" = 0 && test \"\$(cat /tmp/heap.points)\" = 2"
+tap_run heap 2 dvm_accel heap 64 256

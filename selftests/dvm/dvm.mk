@@ -55,14 +55,16 @@ $(DVM_ACCEL_BINS): $(B)/selftests/dvm/%: selftests/dvm/%.c $(DVM_GRAPH_SRC) $(DV
 	@$(CC) $(CPPFLAGS_COMMON) $(DVM_CPPFLAGS) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) \
 		-static -o $@ $< $(DVM_GRAPH_SRC) -lpthread
 
-# Identity re-establishment (patch 0008, selftests/dvm/reidentify.sh):
-# PR_DVM_REIDENTIFY checked through pagemap and /dev/dvm_accel.
-DVM_REID_BIN := $(B)/selftests/dvm/dvm_reidentify
-GUEST_BINS += $(DVM_REID_BIN)
-USERSPACE += $(DVM_REID_BIN)
+# Identity re-establishment (patch 0008, selftests/dvm/reidentify.sh:
+# PR_DVM_REIDENTIFY checked through pagemap and /dev/dvm_accel) and the
+# memory cgroup's charge of identity-mapped pages (selftests/dvm/memcg.sh):
+# plain programs on the uapi headers, static like the others.
+DVM_PLAIN_BINS := $(B)/selftests/dvm/dvm_reidentify $(B)/selftests/dvm/dvm_memcg
+GUEST_BINS += $(DVM_PLAIN_BINS)
+USERSPACE += $(DVM_PLAIN_BINS)
 
-$(DVM_REID_BIN): selftests/dvm/dvm_reidentify.c selftests/dvm/dvm_prog.h $(DVM_SERIES_STAMP) \
-		include/uapi/linux/dvm.h
+$(DVM_PLAIN_BINS): $(B)/selftests/dvm/%: selftests/dvm/%.c selftests/dvm/dvm_prog.h \
+		$(DVM_SERIES_STAMP) include/uapi/linux/dvm.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(CPPFLAGS_COMMON) $(DVM_UAPI_CPPFLAGS) $(CFLAGS) $(WFLAGS) \

@@ -15,12 +15,4 @@
 
 N=2
 tap_plan $((N + 1))
-{ dvm_offline 2>&1; echo $? > /tmp/offline.rc; } | awk -v n="$_tap_n" -v n0="$_tap_n" '
-	/^TAP version/ || /^1\.\./ { next }
-	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n " -") }
-	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n " -") }
-	{ print; fflush() }
-	END { print n - n0 > "/tmp/offline.points" }'
-_tap_n=$((_tap_n + $(cat /tmp/offline.points)))
-check "dvm_offline: exit status $(cat /tmp/offline.rc), $(cat /tmp/offline.points) of its $N points printed" \
-	"test \"\$(cat /tmp/offline.rc)\" = 0 && test \"\$(cat /tmp/offline.points)\" = $N"
+tap_run offline $N dvm_offline

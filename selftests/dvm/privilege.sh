@@ -17,12 +17,4 @@ DVM_PRIV_N=7
 tap_plan $((DVM_PRIV_N + 1))
 # dvm_priv's TAP, renumbered into ours; its exit status and its count of
 # points are checked after it (a crash must not pass)
-{ dvm_priv 2>&1; echo $? > /tmp/priv.rc; } | awk -v n="$_tap_n" -v n0="$_tap_n" '
-	/^TAP version/ || /^1\.\./ { next }
-	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n " -") }
-	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n " -") }
-	{ print; fflush() }
-	END { print n - n0 > "/tmp/priv.points" }'
-_tap_n=$((_tap_n + $(cat /tmp/priv.points)))
-check "dvm_priv: exit status $(cat /tmp/priv.rc), $(cat /tmp/priv.points) of its $DVM_PRIV_N points printed" \
-	"test \"\$(cat /tmp/priv.rc)\" = 0 && test \"\$(cat /tmp/priv.points)\" = $DVM_PRIV_N"
+tap_run priv $DVM_PRIV_N dvm_priv

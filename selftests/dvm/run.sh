@@ -15,6 +15,8 @@
 # only the "Call Trace:" lines inside OOM reports; the log is kept whole,
 # so anything else in it, before or after, still fails the guest.
 
+. /selftests/lib.sh
+
 # Test points per program: keep in sync with the programs (a mismatch is
 # reported as a failure).
 DVM_TEST_N=32
@@ -87,15 +89,7 @@ free_kb() {
 }
 
 # the expected lines of the OOM killer's report, and only those
-cat > /tmp/mp-klog-filter <<'EOF_FILTER'
-#!/bin/sh
-# selftests/dvm/run.sh: dvm_test's oom_kill test makes the OOM killer print
-# a report with a call trace on purpose; its "Call Trace:" lines go
-exec awk '/invoked oom-killer/ { oom = 1 }
-	!(oom && /Call Trace:/) { print }
-	/Killed process/ { oom = 0 }'
-EOF_FILTER
-chmod +x /tmp/mp-klog-filter
+klog_allow_oom
 
 echo "1..$N"
 free0=$(free_kb)
