@@ -22,14 +22,5 @@ movable=$(awk '/^Node [0-9]+, zone +Movable/ { z = 1; next } /^Node/ { z = 0 }
 	z && $1 == "present" { n += $2 } END { print n + 0 }' /proc/zoneinfo)
 check "the guest has no movable zone ($movable pages present)" "test $movable -eq 0"
 
-n0=$_tap_n
-{ dvm_reid < /dev/null 2>&1; echo $? > /tmp/dvm_reid.rc; } | awk -v n="$n0" '
-	/^TAP version/ || /^1\.\./ { next }
-	/^ok / { n++; sub(/^ok [0-9]+/, "ok " n) }
-	/^not ok / { n++; sub(/^not ok [0-9]+/, "not ok " n) }
-	{ print; fflush() }
-	END { print n - '"$n0"' > "/tmp/dvm_reid.points" }'
-_tap_n=$((_tap_n + $(cat /tmp/dvm_reid.points)))
-check "dvm_reid (kselftest): exit status $(cat /tmp/dvm_reid.rc), $(cat /tmp/dvm_reid.points) of its $KS_N points printed" \
-	"test \"\$(cat /tmp/dvm_reid.rc)\" = 0 && test \"\$(cat /tmp/dvm_reid.points)\" = $KS_N"
+tap_run dvm_reid $KS_N dvm_reid < /dev/null
 grep '^dvm_' /proc/vmstat | tr '\n' ' ' | sed 's/^/# \/proc\/vmstat: /; s/ $/\n/'
