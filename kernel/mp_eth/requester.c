@@ -227,17 +227,24 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 static int mpe_build(struct mpe *m, u8 op, struct iov_iter *src, u32 left,
 		     u32 stride, struct sk_buff_head *out)
 {
+	/* a write's parts, cut as the responder cuts them (offsets from 0) */
+	struct mp_frame w = { .op = op };
 	u32 chunk, i, n = 1, plen = 0;
 	struct sk_buff *skb;
+	u64 off;
 	int err;
 
 	chunk = min_t(u32, left, op == MP_ETH_OP_OWN_REQ ? stride :
 			  stride * MP_ETH_READ_PARTS);
-	if (op == MP_ETH_OP_WRITE_REQ)
+	if (op == MP_ETH_OP_WRITE_REQ) {
 		n = mp_frame_parts(chunk, stride);
+		w.len = chunk;
+		w.stride = n > 1 ? stride : 0;
+	}
 	for (i = 0; i < n; i++) {
+		w.part = i;
 		if (op == MP_ETH_OP_WRITE_REQ)
-			plen = min(chunk - i * stride, stride);
+			mp_frame_write_span(&w, &off, &plen);
 		skb = mpe_frame_alloc(m, plen, GFP_KERNEL);
 		if (!skb) {
 			err = -ENOMEM;
@@ -336,9 +343,8 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 				break;
 			}
 			chunk = ret;
+			/* an ownership command's chunk is one stride: 1 */
 			parts = mp_frame_parts(chunk, stride);
-			if (op == MP_ETH_OP_OWN_REQ)
-				parts = 1;
 		}
 
 		spin_lock_bh(&q->lock);
