@@ -65,34 +65,6 @@ static struct mp_dmember *mp_disc_heard_add(struct mp_disc *d,
 	return &d->heard[d->nr_heard - 1];
 }
 
-/* The pool member with @chip_id (the pool is in chip id order), or NULL. */
-static struct mp_dmember *mp_disc_pool_chip(const struct mp_disc *d,
-					    u64 chip_id)
-{
-	u32 lo = 0, hi = d->nr_pool;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (d->pool[mid].chip_id == chip_id)
-			return &d->pool[mid];
-		if (d->pool[mid].chip_id < chip_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* The pool member that is exactly (@chip_id, @mac), or NULL. */
-static struct mp_dmember *mp_disc_pool_find(const struct mp_disc *d,
-					    u64 chip_id, const u8 *mac)
-{
-	struct mp_dmember *e = mp_disc_pool_chip(d, chip_id);
-
-	return e && mp_disc_mac_eq(e->mac, mac) ? e : NULL;
-}
-
 /* Start (or join) round @round. */
 static void mp_disc_new_round(struct mp_disc *d, u32 round, u64 now,
 			      const char *why)

@@ -235,6 +235,8 @@ int mp_disc_rcv(struct mp_disc *d, u8 op, const u8 *src_mac, u32 how, u64 view,
 void mp_disc_tick(struct mp_disc *d, u64 now, struct mp_dmember *out,
 		  u32 max_out, struct mp_dmember *proxy, u32 max_proxy,
 		  struct mp_disc_tx *tx);
+void mp_disc_data_seen(struct mp_disc *d, u64 chip_id, const u8 *mac,
+		       u64 when);
 int mp_disc_conclude(struct mp_dmember *v, u32 n, u64 seg_size, u32 round,
 		     u64 self_chip, struct mp_pamt *t, u32 *lost);
 bool mp_disc_commit(struct mp_disc *d, const struct mp_dmember *v, u32 n,

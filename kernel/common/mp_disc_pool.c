@@ -6,7 +6,9 @@
  * (mp_disc_conclude()), the pool is committed (mp_disc_commit()) with the
  * ranks its heartbeats travel along (mp_disc_ranks(): each member sends
  * to the live members log2 steps ahead and watches those log2 steps
- * behind), or a conflict is declared (mp_disc_conflict()).
+ * behind), or a conflict is declared (mp_disc_conflict()); the formed
+ * pool's members are looked up by chip id, and those whose data frames
+ * arrive count as heard (mp_disc_data_seen()).
  */
 #include "mp_disc_priv.h"
 
@@ -209,4 +211,58 @@ void mp_disc_conflict(struct mp_disc *d, u32 round, u64 now)
 	d->fresh = false;
 	for (i = 0; i < d->nr_heard; i++)
 		d->heard[i].last_seen = now;
+}
+
+/* The pool member with @chip_id (the pool is in chip id order), or NULL. */
+static struct mp_dmember *mp_disc_pool_chip(const struct mp_disc *d,
+					    u64 chip_id)
+{
+	u32 lo = 0, hi = d->nr_pool;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (d->pool[mid].chip_id == chip_id)
+			return &d->pool[mid];
+		if (d->pool[mid].chip_id < chip_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The pool member that is exactly (@chip_id, @mac), or NULL. */
+struct mp_dmember *mp_disc_pool_find(const struct mp_disc *d, u64 chip_id,
+				     const u8 *mac)
+{
+	struct mp_dmember *e = mp_disc_pool_chip(d, chip_id);
+
+	return e && mp_disc_mac_eq(e->mac, mac) ? e : NULL;
+}
+
+/**
+ * mp_disc_data_seen() - a member's data frames of this generation arrive
+ * @d: the state
+ * @chip_id: the member's chip id, as the pool map holds it
+ * @mac: its MAC
+ * @when: when the last of them came (a request its window took, or a
+ *	response to one of our requests)
+ *
+ * Such a member is alive whatever became of its heartbeats: a loaded port
+ * can lose or hold back control frames while data flows, and a live
+ * member declared lost takes every copy it backs with it. Only a formed
+ * pool's live members count, and only forward in time.
+ */
+void mp_disc_data_seen(struct mp_disc *d, u64 chip_id, const u8 *mac,
+		       u64 when)
+{
+	struct mp_dmember *e;
+
+	if (d->state != CMM_MP_POOL_RUNTIME ||
+	    mp_disc_mac_eq(mac, d->self.mac))
+		return;
+	e = mp_disc_pool_find(d, chip_id, mac);
+	if (e && !e->lost && when > e->last_seen)
+		e->last_seen = when;
 }

@@ -29,5 +29,7 @@ static inline void mp_disc_mac_copy(u8 *dst, const u8 *src)
 
 /* The formed pool's ranks and heartbeat fan-out (mp_disc_pool.c). */
 void mp_disc_ranks(struct mp_disc *d);
+struct mp_dmember *mp_disc_pool_find(const struct mp_disc *d, u64 chip_id,
+				     const u8 *mac);
 
 #endif /* _CMM_MP_COMMON_DISC_PRIV_H */

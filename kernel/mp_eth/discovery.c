@@ -19,7 +19,10 @@
  * In RUNTIME, members send a heartbeat (a DISCOVER_ACK marked
  * MP_ETH_F_HB, carrying a digest of their map) every hb_interval to the
  * live members 2^j ranks ahead of them, and watch those 2^j ranks behind:
- * N log N frames per interval for the pool. A watched member silent for
+ * N log N frames per interval for the pool. A member whose data frames
+ * of the generation reach us (a request its window took, a response to
+ * one of ours) counts as heard too: under load a port may lose or hold
+ * back control frames while data flows. A watched member silent for
  * hb_timeout, a device we do not know, a member that lost us, or a
  * heartbeat that disagrees with our table (generation, device count, map
  * digest) starts a new round with a higher number. Members that were in
@@ -164,11 +167,41 @@ void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb, const struct mp_frame *f)
 			      tx.round, tx.dev_count, 0, GFP_ATOMIC);
 }
 
+/*
+ * Members whose frames of this generation reach our window or RIFT are
+ * alive, heartbeats or not (mp_disc_data_seen()). Under dc->lock.
+ */
+static void mpe_disc_data_seen(struct mpe *m, struct mpe_disc *dc)
+{
+	const struct mpe_memb *mb;
+	struct mpe_peer *p;
+	u64 t;
+	u16 i;
+
+	rcu_read_lock();
+	mb = rcu_dereference(m->memb);
+	if (!mb->running || mb->gen != dc->d.round)
+		goto out;
+	for (i = 0; i < mb->nr_devs; i++) {
+		p = mpe_peer(m, i);
+		if (i == mb->devid || !mb->dev[i].valid || !p)
+			continue;
+		t = READ_ONCE(p->alive);
+		if (t)
+			mp_disc_data_seen(&dc->d, mb->dev[i].chip,
+					  mb->dev[i].mac, t);
+	}
+out:
+	rcu_read_unlock();
+}
+
 /* Close the data path for a round: nothing of the old generation flows. */
 static void mpe_disc_close(struct mpe *m, u32 round, const char *why)
 {
 	struct mpe_memb *mb = mpe_memb_dup(m);
 	bool was_running = mb && mb->running;
+	struct mpe_peer *p;
+	u32 i;
 
 	if (was_running)
 		pr_info("discovery round %u (%s): data path closed\n", round,
@@ -179,6 +212,12 @@ static void mpe_disc_close(struct mpe *m, u32 round, const char *why)
 		mb->running = false;
 	if (!mb || mpe_memb_set(m, mb))
 		pr_err("discovery: no memory to close the data path\n");
+	/* the next generation may number its members otherwise */
+	for (i = 0; i < m->cfg.max_devs; i++) {
+		p = mpe_peer(m, i);
+		if (p)
+			WRITE_ONCE(p->alive, 0);
+	}
 	mpe_transport_reset(m, -ENETRESET);
 	mp_pool_update(CMM_MP_POOL_DISCOVERY, NULL, 0);
 }
@@ -281,6 +320,7 @@ static void mpe_disc_work(struct work_struct *w)
 
 	eth_broadcast_addr(bcast);
 	spin_lock_bh(&dc->lock);
+	mpe_disc_data_seen(m, dc);
 	mp_disc_tick(&dc->d, ktime_get_ns(), dc->out, 2 * dc->max_pool,
 		     proxy, dc->max_pool, &tx);
 	spin_unlock_bh(&dc->lock);

@@ -253,7 +253,19 @@ struct mpe_peer {
 	u64 win_skipped;		/* win.skipped already counted */
 	struct mp_peer_stats rs;	/* responder side */
 	struct mpe_rq req;		/* requester side, under req.lock */
+	u64 alive;			/* READ/WRITE_ONCE: mpe_peer_alive() */
 };
+
+/*
+ * A frame of @p's of this generation was taken at @now: a request its
+ * window accepted, or a response matched to one of our requests.
+ * Discovery counts it as a heartbeat (mp_disc_data_seen()); a round
+ * clears it (discovery.c).
+ */
+static inline void mpe_peer_alive(struct mpe_peer *p, u64 now)
+{
+	WRITE_ONCE(p->alive, now);
+}
 
 struct mpe {
 	struct mpe_config cfg;

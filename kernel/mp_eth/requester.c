@@ -523,6 +523,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		st->stale_responses++;
 		goto out;
 	}
+	mpe_peer_alive(p, ktime_get_ns());
 	x = e->ctx;
 	if (f->op == MP_ETH_OP_NAK) {
 		mp_rift_answered(&q->rift, e, ktime_get_ns(),

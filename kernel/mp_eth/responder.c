@@ -230,14 +230,14 @@ static void mpe_rx_write_part(struct mpe *m, struct mpe_peer *p,
 	struct sk_buff *skb_r = NULL;
 	enum mp_window_verdict v;
 	int status = 0, ret;
+	u64 off, now = ktime_get_ns();
 	struct mp_frame r;
-	u64 off;
 	u32 len;
 
 	spin_lock(&p->lock);
 	p->rs.rx++;
 	v = mp_window_check_part(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
-				 ktime_get_ns(), &wp, &status);
+				 now, &wp, &status);
 	mpe_rx_skipped(p);
 	switch (v) {
 	case MP_WIN_RESYNC:
@@ -245,6 +245,7 @@ static void mpe_rx_write_part(struct mpe *m, struct mpe_peer *p,
 		fallthrough;
 	case MP_WIN_NEW:
 	case MP_WIN_PART:
+		mpe_peer_alive(p, now);
 		mp_frame_write_span(f, &off, &len);
 		ret = mp_local_access(chip, off, len, true, mpe_copy_from_frame,
 				      skb);
@@ -296,6 +297,7 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 	struct sk_buff *skb_r;
 	struct mp_frame r;
 	int status = 0, cached = 0;
+	u64 now = ktime_get_ns();
 	u32 i = 0;
 
 	if (!p)
@@ -309,13 +311,14 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 	spin_lock(&p->lock);
 	p->rs.rx++;
 	v = mp_window_check_stamped(&p->win, f->sn, ack, mpe_auth_stamp(skb, f),
-				    ktime_get_ns(), &cached);
+				    now, &cached);
 	mpe_rx_skipped(p);
 	switch (v) {
 	case MP_WIN_RESYNC:
 		p->rs.resyncs++;
 		fallthrough;
 	case MP_WIN_NEW:
+		mpe_peer_alive(p, now);
 		mpe_exec(m, skb, f, chip, true, &cached, &status, &out);
 		if (status == -EACCES)
 			p->rs.refused++;

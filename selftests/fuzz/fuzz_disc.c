@@ -101,6 +101,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int id;
 
 			now += (u64)(b & 0x7f) * 10 * MS;
+			/* a member's (or, pool empty, our own) data frames */
+			if (b & 0x40)
+				mp_disc_data_seen(&d, d.nr_pool ?
+						  d.pool[b % d.nr_pool].chip_id :
+						  self.chip_id,
+						  d.nr_pool ?
+						  d.pool[b % d.nr_pool].mac :
+						  self.mac, now - (b & 3) * MS);
 			mp_disc_tick(&d, now, out, SLOTS, proxy, POOL, &tx);
 			CHECK(tx.nr_out <= SLOTS && tx.nr_proxy <= POOL &&
 			      tx.nr_probe <= MP_DISC_MAX_PROBES &&

@@ -34,6 +34,8 @@ struct tdev {
 static struct tdev dev[NDEV];
 static bool link_down[NDEV];	/* frames from and to it are lost */
 static bool beat_lost[NDEV];	/* its heartbeats are lost */
+static bool ctrl_lost[NDEV];	/* every control frame from and to it is lost */
+static bool data_flows[NDEV];	/* the others take its data frames each tick */
 static u64 now;
 static unsigned int nr_proxy_sent, nr_probe_sent;
 
@@ -79,7 +81,7 @@ static void rcv(unsigned int i, unsigned int from, u32 how, u8 op,
 
 	/* a device not booted (a stranger of a test) hears nothing */
 	if (link_down[i] || link_down[from] || isolated ||
-	    !dev[i].d.self.chip_id)
+	    ctrl_lost[i] || ctrl_lost[from] || !dev[i].d.self.chip_id)
 		return;
 	assert_int_equal(mp_disc_rcv(&dev[i].d, op, dev[from].d.self.mac,
 				     how, how & MP_DISC_RX_HB ? hb_view : 0,
@@ -158,6 +160,22 @@ static void tick(unsigned int i)
 	t->formed = mp_disc_commit(&t->d, t->out, tx.nr_out, tx.round, now);
 }
 
+/* Data frames of the devices in data_flows reach every other device. */
+static void data_seen(void)
+{
+	unsigned int i, j;
+
+	for (j = 0; j < NDEV; j++) {
+		if (!data_flows[j] || link_down[j])
+			continue;
+		for (i = 0; i < NDEV; i++)
+			if (i != j && dev[i].d.self.chip_id && !link_down[i])
+				mp_disc_data_seen(&dev[i].d,
+						  dev[j].d.self.chip_id,
+						  dev[j].d.self.mac, now);
+	}
+}
+
 /* Let @ms pass in 50 ms ticks (the kernel's), devices in order. */
 static void run(unsigned int ms)
 {
@@ -165,6 +183,7 @@ static void run(unsigned int ms)
 
 	for (s = 0; s < end; s++) {
 		now += 50 * MS;
+		data_seen();
 		for (i = 0; i < NDEV; i++)
 			if (dev[i].d.self.chip_id && !link_down[i])
 				tick(i);
@@ -176,6 +195,8 @@ static void reset(void)
 	memset(dev, 0, sizeof(dev));
 	memset(link_down, 0, sizeof(link_down));
 	memset(beat_lost, 0, sizeof(beat_lost));
+	memset(ctrl_lost, 0, sizeof(ctrl_lost));
+	memset(data_flows, 0, sizeof(data_flows));
 	isolated = false;
 	nr_hb_sent = 0;
 	now = 1000 * MS;
@@ -627,6 +648,52 @@ static void test_probe(void **state)
 	assert_false(dev[0].t.dev[1].valid);
 }
 
+/*
+ * A member none of whose control frames get through (heartbeats, probes
+ * and their answers: a port that drops them under load) while its data
+ * frames do is not lost; once its data stops too, it is, after
+ * hb_timeout. What mp_disc_data_seen() is told about a member it does
+ * not hold, one lost, itself, or at an earlier time, changes nothing.
+ */
+static void test_data_alive(void **state)
+{
+	struct mp_dmember stranger = member(4, 0x99);
+	u64 seen;
+
+	form_pool(3);
+	ctrl_lost[1] = true;
+	memset(data_flows, true, 3 * sizeof(data_flows[0]));
+	run(10000);
+	assert_same_pool(3, 1);
+	assert_true(nr_probe_sent == 0);
+	/* an older time, a stranger, ourselves: nothing moves */
+	seen = dev[0].d.pool[1].last_seen;
+	assert_int_equal(seen, now);
+	mp_disc_data_seen(&dev[0].d, dev[1].d.self.chip_id,
+			  dev[1].d.self.mac, now - 1000 * MS);
+	assert_int_equal(dev[0].d.pool[1].last_seen, seen);
+	mp_disc_data_seen(&dev[0].d, stranger.chip_id, stranger.mac, now);
+	mp_disc_data_seen(&dev[0].d, dev[1].d.self.chip_id,
+			  dev[2].d.self.mac, now + MS);
+	assert_int_equal(dev[0].d.pool[1].last_seen, seen);
+	/* its data stops as well: probed, then lost */
+	data_flows[1] = false;
+	run(1500);
+	assert_int_equal(dev[0].d.round, 1);
+	run(2000);
+	assert_true(nr_probe_sent > 0);
+	assert_true(dev[0].d.round > 1);
+	run(3000);
+	assert_true(dev[0].formed);
+	assert_false(dev[0].t.dev[1].valid);
+	assert_true(dev[0].t.dev[2].valid);
+	/* a lost member's data (a frame of before) does not bring it back */
+	seen = dev[0].d.pool[1].last_seen;
+	mp_disc_data_seen(&dev[0].d, dev[1].d.self.chip_id,
+			  dev[1].d.self.mac, now + MS);
+	assert_int_equal(dev[0].d.pool[1].last_seen, seen);
+}
+
 /* Powers of two below @m: the heartbeats a member of @m live ones sends. */
 static u32 fanout(u32 m)
 {
@@ -829,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_count_mismatch),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_data_alive),
 		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_heartbeat_ranks),
 		cmocka_unit_test(test_ranks_lost),
