@@ -31,14 +31,23 @@ int mp_seg_sharer(const struct mp_seg *s, u64 src)
 	return -1;
 }
 
-/* Zero @len bytes of the device DRAM at @off, in steps (process context). */
+/*
+ * Zero @len bytes of the device DRAM at @off, in steps (process context).
+ * In 8-byte stores: memset() may store a byte at a time (x86's rep stosb),
+ * and where the device's memory is emulated MMIO (QEMU's CXL type 3
+ * device) every store is an exit: a 128 MiB segment took 40 s under TCG
+ * a byte at a time.
+ */
 static void mp_dev_zero(struct mp_dev *d, u64 off, u64 len)
 {
 	u64 n;
 
 	for (; len; off += n, len -= n) {
 		n = min_t(u64, len, SZ_2M);
-		memset(d->va + off, 0, n);
+		if (IS_ALIGNED(off | n, sizeof(u64)))
+			memset64(d->va + off, 0, n / sizeof(u64));
+		else
+			memset(d->va + off, 0, n);
 		cond_resched();
 	}
 }
