@@ -506,6 +506,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	struct mpe_xfer *x;
 	bool first;
 	int part, ret = 0;
+	u64 now;
 
 	if (!p)
 		return;	/* cannot be: the caller found its sender */
@@ -523,10 +524,11 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		st->stale_responses++;
 		goto out;
 	}
-	mpe_peer_alive(p, ktime_get_ns());
+	now = ktime_get_ns();
+	mpe_peer_alive(p, now);
 	x = e->ctx;
 	if (f->op == MP_ETH_OP_NAK) {
-		mp_rift_answered(&q->rift, e, ktime_get_ns(),
+		mp_rift_answered(&q->rift, e, now,
 				 f->flags & MP_ETH_F_RETX);
 		st->naks++;
 		if (f->status == -EACCES)
@@ -543,7 +545,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	}
 	/* the round trip: request to first part */
 	if (first)
-		mp_rift_answered(&q->rift, e, ktime_get_ns(),
+		mp_rift_answered(&q->rift, e, now,
 				 f->flags & MP_ETH_F_RETX);
 	if (f->op == MP_ETH_OP_READ_RESP || f->op == MP_ETH_OP_OWN_RESP) {
 		struct iov_iter it;

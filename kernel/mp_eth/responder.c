@@ -216,11 +216,12 @@ static void mpe_rx_turned_away(struct mpe *m, struct mpe_peer *p,
 /*
  * Frame @f of a write in parts: its part is applied if the window says
  * so, and the write answered (from the window's cache for a copy) once
- * all of its parts are in, with the first failing part's status.
+ * all of its parts are in, with the first failing part's status. @now:
+ * when it arrived (mpe_rx_request() read the clock).
  */
 static void mpe_rx_write_part(struct mpe *m, struct mpe_peer *p,
 			      struct sk_buff *skb, const struct mp_frame *f,
-			      u64 chip)
+			      u64 chip, u64 now)
 {
 	int ack = f->flags & MP_ETH_F_ACK ? f->ack : MP_WINDOW_NO_ACK;
 	struct mp_window_part wp = {
@@ -230,9 +231,9 @@ static void mpe_rx_write_part(struct mpe *m, struct mpe_peer *p,
 	struct sk_buff *skb_r = NULL;
 	enum mp_window_verdict v;
 	int status = 0, ret;
-	u64 off, now = ktime_get_ns();
 	struct mp_frame r;
 	u32 len;
+	u64 off;
 
 	spin_lock(&p->lock);
 	p->rs.rx++;
@@ -304,7 +305,7 @@ void mpe_rx_request(struct mpe *m, struct sk_buff *skb,
 		return;	/* cannot be: the caller found its sender */
 	if (f->op == MP_ETH_OP_WRITE_REQ &&
 	    mp_frame_parts(f->len, f->stride) > 1) {
-		mpe_rx_write_part(m, p, skb, f, chip);
+		mpe_rx_write_part(m, p, skb, f, chip, now);
 		return;
 	}
 	__skb_queue_head_init(&out);

@@ -653,7 +653,8 @@ static void test_probe(void **state)
  * and their answers: a port that drops them under load) while its data
  * frames do is not lost; once its data stops too, it is, after
  * hb_timeout. What mp_disc_data_seen() is told about a member it does
- * not hold, one lost, itself, or at an earlier time, changes nothing.
+ * not hold, a chip id with another member's MAC, itself, one lost, or at
+ * an earlier time, changes nothing.
  */
 static void test_data_alive(void **state)
 {
@@ -666,7 +667,7 @@ static void test_data_alive(void **state)
 	run(10000);
 	assert_same_pool(3, 1);
 	assert_true(nr_probe_sent == 0);
-	/* an older time, a stranger, ourselves: nothing moves */
+	/* an older time, a stranger, a mismatched MAC, ourselves: nothing */
 	seen = dev[0].d.pool[1].last_seen;
 	assert_int_equal(seen, now);
 	mp_disc_data_seen(&dev[0].d, dev[1].d.self.chip_id,
@@ -676,6 +677,10 @@ static void test_data_alive(void **state)
 	mp_disc_data_seen(&dev[0].d, dev[1].d.self.chip_id,
 			  dev[2].d.self.mac, now + MS);
 	assert_int_equal(dev[0].d.pool[1].last_seen, seen);
+	seen = dev[0].d.pool[0].last_seen;
+	mp_disc_data_seen(&dev[0].d, dev[0].d.self.chip_id,
+			  dev[0].d.self.mac, now + MS);
+	assert_int_equal(dev[0].d.pool[0].last_seen, seen);
 	/* its data stops as well: probed, then lost */
 	data_flows[1] = false;
 	run(1500);
