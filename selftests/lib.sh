@@ -140,12 +140,17 @@ load_cmm_mp() {
 [ "${MP_KERNEL:-}" != debug ] ||
 	MP_ETH_PARAMS=${MP_ETH_PARAMS-"rto_initial_us=200000 rto_max_us=3200000 hb_timeout_ms=12000"}
 # SLOW: how many times longer the other hosts take for anything on the
-# debug kernel; waits for them (barrier, hostile_lib.sh's sig) stretch by it
+# debug kernel; waits for them (barrier, await_token, signal_token,
+# hostile_lib.sh's sig) stretch by it
 SLOW=1
 [ "${MP_KERNEL:-}" != debug ] || SLOW=4
 # barrier TOKEN SECS: mpe_test's barrier with every other device (see
 # mpe_test.c), waiting up to SLOW x SECS: on the debug kernel the other
 # hosts reach it that much later
 barrier() { mpe_test barrier "$1" $(($2 * SLOW)); }
+# await_token SLOT TOKEN SECS / signal_token DST SLOT TOKEN SECS: mpe_test's
+# rendezvous with one other host, waiting up to SLOW x SECS, as barrier
+await_token() { mpe_test await "$1" "$2" $(($3 * SLOW)); }
+signal_token() { mpe_test signal "$1" "$2" "$3" $(($4 * SLOW)); }
 # shellcheck disable=SC2086 # MP_ETH_PARAMS: words
 load_mp_eth() { insmod /lib/modules/cmm-mp/mp_eth.ko ${MP_ETH_PARAMS:-} "$@"; }

@@ -48,14 +48,14 @@ if [ "${MP_KERNEL:-}" = debug ]; then
 	MP_ETH_PARAMS="rto_initial_us=400000 rto_max_us=6400000 max_retries=5 hb_timeout_ms=30000"
 	DOWN_S=45
 fi
-# The hosts meet through mpe_test's barrier slots; each wait is as long as
-# the other host's steps before it may take, SLOW (lib.sh) times more on
-# the debug kernel.  B's first wait covers A's whole first part (the swap
-# fill through C's power cut took 351 s there, and the rebuilds after it
-# may take minutes each): when B gave up after 300 s it took its link down
-# in the middle of A's fill, and A and B lost each other, both copies of
-# A's swap with them.
-GO_S=$((900 * SLOW)) ACK_S=$((120 * SLOW))
+# The hosts meet through mpe_test's barrier slots (lib.sh's await_token and
+# signal_token: SLOW times longer on the debug kernel); each wait is as
+# long as the other host's steps before it may take.  B's first wait
+# covers A's whole first part (there the swap fill through C's power cut
+# took 1,030 s, and the rebuilds after it may take minutes each): when B
+# gave up after 300 s it took its link down in the middle of A's fill, and
+# A and B lost each other, both copies of A's swap with them.
+GO_S=900 ACK_S=120
 BLK=5 BLK_M=9 DAX=6 DAX_M=10
 DEVB=/dev/mpb$BLK DEVD=/dev/mps$DAX
 LIMIT_MIB=32
@@ -159,7 +159,7 @@ fi
 check "barrier: before C's power cut" barrier 3 120
 
 if [ "$MP_HOST" = 2 ]; then
-	check "C: told to go" mpe_test await 0 20 $((300 * SLOW))
+	check "C: told to go" await_token 0 20 300
 	sleep 4
 	# the power goes: QEMU exits at once (selftests/mp_eth/failure.sh)
 	exec /init --power-cut
@@ -171,7 +171,7 @@ if [ "$MP_HOST" = 0 ]; then
 		 mount -t cgroup2 none /sys/fs/cgroup &&
 		 echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
 		 mkdir $CG && echo $((LIMIT_MIB * MIB)) > $CG/memory.max"
-	check "C told to cut its power in 4 s" mpe_test signal 2 0 20 $ACK_S
+	check "C told to cut its power in 4 s" signal_token 2 0 20 $ACK_S
 	t0=$(date +%s)
 	dax_fills 4 > /tmp/dax.out 2>&1 &
 	DFILL=$!
@@ -214,7 +214,7 @@ fi
 
 # C is gone: A and B meet through their barrier slots alone
 if [ "$MP_HOST" = 1 ]; then
-	check "B: told to go" "mpe_test await 0 21 $GO_S && touch /tmp/go"
+	check "B: told to go" "await_token 0 21 $GO_S && touch /tmp/go"
 	check "B lists the repaired pairs: $BLK-1, $DAX-2" "pair $BLK 1 && pair $DAX 2"
 	# untold, B keeps its link: an outage in the middle of A's steps
 	# fails them for a reason that is not theirs
@@ -224,7 +224,7 @@ if [ "$MP_HOST" = 1 ]; then
 fi
 if [ "$MP_HOST" = 0 ]; then
 	gen0=$(cat $D/generation)
-	check "B told to take its link down" mpe_test signal 1 0 21 $ACK_S
+	check "B told to take its link down" signal_token 1 0 21 $ACK_S
 	check "blk_verify through B's outage: every sector checked, no error" \
 		"blk_verify $DEVB -j 2 -n 300 -s 7 > /tmp/bv2.out; r=\$?; cat /tmp/bv2.out;
 		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv2.out"
@@ -243,15 +243,15 @@ if [ "$MP_HOST" = 0 ]; then
 		 ! seg_has 1 owner && no_pair $BLK 1 $DAX 2 && test \$(nr_mdev) = 0"
 fi
 if [ "$MP_HOST" = 1 ]; then
-	check "B: A offlined both" mpe_test await 0 22 $GO_S
+	check "B: A offlined both" await_token 0 22 $GO_S
 	check "B lists no pair any more" "no_pair $BLK 1 $DAX 2 $BLK_M $DAX_M"
 	check "B's own read of its released copy is refused (nobody holds it)" \
 		"! mpe_test read 1 $(seg_off $BLK) 16 2>/tmp/err; cat /tmp/err; grep -q EACCES /tmp/err"
-	check "B tells A" mpe_test signal 0 1 23 $ACK_S
+	check "B tells A" signal_token 0 1 23 $ACK_S
 	mpe_test linger
 else
 	check "B told, B answered" \
-		"mpe_test signal 1 0 22 $ACK_S && mpe_test await 1 23 $((300 * SLOW))"
+		"signal_token 1 0 22 $ACK_S && await_token 1 23 300"
 	check "segment $BLK onlined again (single): blank, the first 1 MiB all zero" \
 		"mpctl online $BLK --as blk &&
 		 test \"\$(dd if=$DEVB bs=1M count=1 2>/dev/null | tr -d '\\000' | wc -c)\" = 0 &&
