@@ -22,7 +22,7 @@ R=$(region 0)
 
 # host 0: one phase of the stream and its checks
 phase() {	# NAME TOKEN SECONDS RECOVERS(0/1)
-	check "$1: host 1 told to go (token $2)" mpe_test signal 1 0 "$2" 120
+	check "$1: host 1 told to go (token $2)" signal_token 1 0 "$2" 120
 	mpe_test stream -d 1 -r "$R" -s $REGION_SIZE -j 4 -m 256K -T "$3" > /tmp/s
 	cat /tmp/s >&2
 	v() { awk -v k="$1" '$1 == k { print $2 }' /tmp/s; }
@@ -100,15 +100,15 @@ if [ "$MP_HOST" = 0 ]; then
 fi
 
 # host 1: the victim
-check "A: go" mpe_test await 0 10 120
+check "A: go" await_token 0 10 120
 sleep $((4 * K))
 check "A: port down for $((5 * K)) s, up again" \
 	"ip link set eth0 down && sleep $((5 * K)) && ip link set eth0 up"
-check "B: go" mpe_test await 0 11 120
+check "B: go" await_token 0 11 120
 sleep $((4 * K))
 check "B: mp_eth unloaded for $((4 * K)) s, loaded again" \
 	"rmmod mp_eth && sleep $((4 * K)) && load_mp_eth netdev=eth0 devid=$MP_HOST peers=$(mpe_macs)"
-check "C: go" mpe_test await 0 12 120
+check "C: go" await_token 0 12 120
 sleep $((3 * K))
 # The power goes: guest-init gives the result of what ran so far (a failed
 # point fails it) with its kernel log check, and QEMU exits at once.

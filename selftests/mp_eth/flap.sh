@@ -51,7 +51,7 @@ check "barrier: both hosts answer" barrier 1 180
 if [ "$MP_HOST" = 1 ]; then
 	flap "$FLAPS" 1
 	check "host 1 took eth0 down and up $(flaps) times" test "$(flaps)" = "$FLAPS"
-	check "told host 0 the flaps are over" mpe_test signal 0 1 $DONE_TOKEN 120
+	check "told host 0 the flaps are over" signal_token 0 1 $DONE_TOKEN 120
 	check "end barrier" end_barrier 2 300
 	# host 0 checks the data; host 1, the responder, its side of it
 	mpe_test peer 0 >&2
@@ -86,7 +86,7 @@ done
 wait $flapper
 diag "$rounds rounds, $moved MiB moved, $errs errors, $mism mismatches"
 check "host 0 took eth0 down and up $(flaps) times" test "$(flaps)" = "$FLAPS"
-check "host 1's flaps are over (token $DONE_TOKEN)" mpe_test await 1 $DONE_TOKEN 120
+check "host 1's flaps are over (token $DONE_TOKEN)" await_token 1 $DONE_TOKEN 120
 check "$rounds rounds of verified random I/O across the flaps, $moved MiB moved: no request failed" \
 	test $errs = 0 -a "$rounds" -ge 2
 check "every byte read back matched the model ($mism mismatches)" test $mism = 0
