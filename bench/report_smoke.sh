@@ -53,8 +53,8 @@ t "median 150 and p99 400 of MP-L latency; ratio of medians 1.50" \
 t "P1 p50 goal: 110/250 = 0.44 <= 0.5 met" "grep -q '^P1 .*p50.* 0.44 <= 0.5 *met$' '$d/out'"
 t "P2 read MTU 1500: 11/8 = 1.38 NOT met; MTU 9000 not measured" \
 	"grep -q '^P2 .*read bandwidth.*MTU 1500 .* 1.38 >= 2.0 *NOT met$' '$d/out' && grep -q '^P2 .*read bandwidth.*MTU 9000 .* not measured$' '$d/out'"
-t "P3 random read 5.00 met; an empty RESULT is no sample: sequential not measured" \
-	"grep -q '^P3 .*random read.* 5.00 >= 3.0 *met$' '$d/out' && grep -q '^P3 .*sequential read.*not measured$' '$d/out' && py '\"blk_mpb_seqread_MiBps\" not in r[\"samples\"]'"
+t "P3 random read MTU 1500 5.00 met, MTU 9000 not measured; an empty RESULT is no sample: sequential not measured" \
+	"grep -q '^P3 .*random read.*MTU 1500 .* 5.00 >= 3.0 *met$' '$d/out' && grep -q '^P3 .*random read.*MTU 9000 .*not measured$' '$d/out' && grep -q '^P3 .*sequential read.*MTU 1500 .*not measured$' '$d/out' && py '\"blk_mpb_seqread_MiBps\" not in r[\"samples\"]'"
 t "per-frame cost: 2000 frames/s, 3.00 bytes copied per payload byte; MTU 9000 not available" \
 	"grep -q 'per-frame: 8 MiB read, MTU 1500: 2000 frames/s, 3.00 bytes copied' '$d/out' && grep -q 'per-frame: 8 MiB read, MTU 9000: not available (absent)' '$d/out'"
 t "results.json well formed (--check), with the run's provenance" \

@@ -15,13 +15,18 @@ ROUNDS=$(seq 1 "$BENCH_ROUNDS")
 
 BENCH_RESULTS=/tmp/bench.results
 : > $BENCH_RESULTS
-res() { echo "# RESULT $1 $2" >> $BENCH_RESULTS; }
-info() { echo "# INFO $1 $2" >> $BENCH_RESULTS; }
+# On a segment of jumbo frames (bench/run's jumbo_* parts: vmrun --mtu
+# 9000) every key starts with "jumbo_", as in bench_transport.sh, so that
+# one results file holds both MTUs apart.
+KP=
+[ "${MP_MTU:-1500}" -gt 1500 ] && KP=jumbo_
+res() { echo "# RESULT $KP$1 $2" >> $BENCH_RESULTS; }
+info() { echo "# INFO $KP$1 $2" >> $BENCH_RESULTS; }
 bench_emit() { cat $BENCH_RESULTS; }
 
 # mpb_results PREFIX FILE: "target test value unit" lines of mpbench -> RESULTs
 mpb_results() {
-	awk -v p="$1" '$3 ~ /^[0-9.]+$/ {
+	awk -v p="$KP$1" '$3 ~ /^[0-9.]+$/ {
 		t = $2; gsub(":", "to", t); print "# RESULT " p "_" t " " $3 }' \
 		"$2" >> $BENCH_RESULTS
 }
