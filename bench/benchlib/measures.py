@@ -12,6 +12,21 @@ MIRROR = [("1 MiB sequential write bandwidth", "seqwrite_MiBps"),
           ("4 KiB random read latency, queue depth 1", "randread4k_lat_us"),
           ("4 KiB random write latency, queue depth 1", "randwrite4k_lat_us")]
 
+# the MTUs the parts run at, each with the prefix of its keys: the jumbo
+# parts (MTU 9000) prefix every key with "jumbo_"
+MTUS = ((1500, ""), (9000, "jumbo_"))
+
+# the block part's fio jobs: (label, key suffix, P3's target ratio)
+BLOCK_JOBS = [("4 KiB random read IOPS", "randread_iops", 3.0),
+              ("4 KiB random write IOPS", "randwrite_iops", 3.0),
+              ("1 MiB sequential read", "seqread_MiBps", 1.0),
+              ("1 MiB sequential write", "seqwrite_MiBps", 1.0)]
+
+
+def _at(mtu):
+    """what a label of a measure at MTU says: nothing at 1500"""
+    return "" if mtu == 1500 else ", MTU %d" % mtu
+
 
 def _transport(title, kp):
     return [(title + label, kp + num, kp + den, "Table IV") for label, num, den in (
@@ -37,7 +52,7 @@ RATIOS = [
     ("MP-R pread / system memory: read bandwidth", "remote_pio_read", "mem_sys_read", "Table III"),
     ("/dev/mps 4 KiB fault p50 / Soft-RoCE 4 KiB read p50", "remote_fault_p50_us", "rxe_lat4k_p50_us", "new"),
     ("/dev/mps 4 KiB fault p99 / Soft-RoCE 4 KiB read p99", "remote_fault_p99_us", "rxe_lat4k_p99_us", "new"),
-] + _transport("ours / Soft-RoCE: ", "") + _transport("ours / Soft-RoCE, MTU 9000: ", "jumbo_") + [
+] + [r for mtu, kp in MTUS for r in _transport("ours / Soft-RoCE%s: " % _at(mtu), kp)] + [
     # mp_eth's busy polling of the receive queue against spinning on the
     # transfer only (poll_napi=N), the same measure in the same rounds
     ("mp_eth queue polling / spinning only: 64 B read latency p50",
@@ -47,17 +62,13 @@ RATIOS = [
     ("mp_eth queue polling / spinning only: 8 MiB read bandwidth",
      "mpe_read_MiBps", "mpe_spinread_MiBps", "polling"),
 ] + [
+    ("/dev/mpb / NBD%s: %s" % (_at(mtu), label), kp + "blk_mpb_" + k, kp + "blk_nbd_" + k, "block")
+    for mtu, kp in MTUS for label, k, _ in BLOCK_JOBS
 ] + [
-    ("/dev/mpb / NBD%s: %s" % (title, label), kp + "blk_mpb_" + k, kp + "blk_nbd_" + k, "block")
-    for title, kp in (("", ""), (", MTU 9000", "jumbo_"))
-    for label, k in (("4 KiB random read IOPS", "randread_iops"),
-                     ("4 KiB random write IOPS", "randwrite_iops"),
-                     ("1 MiB sequential read", "seqread_MiBps"),
-                     ("1 MiB sequential write", "seqwrite_MiBps"))
+    ("far memory%s: swap on mpb / on NBD: completion time" % _at(mtu),
+     kp + "far_mpb_s", kp + "far_nbd_s", "new")
+    for mtu, kp in MTUS
 ] + [
-    ("far memory: swap on mpb / on NBD: completion time", "far_mpb_s", "far_nbd_s", "new"),
-    ("far memory, MTU 9000: swap on mpb / on NBD: completion time",
-     "jumbo_far_mpb_s", "jumbo_far_nbd_s", "new"),
     ("3 hosts: 8 MiB read from 2 peers at once, ours / Soft-RoCE",
      "hosts3_mpe_read_2peer_MiBps", "hosts3_rxe_read_2peer_MiBps", "hosts"),
     ("3 hosts: 8 MiB read from 1 peer, ours / Soft-RoCE",
@@ -102,21 +113,17 @@ GOALS = [
 ] + [
     ("P2", "8 MiB %s bandwidth, ours / Soft-RoCE, MTU %s" % (d, mtu),
      kp + "mpe_%s_MiBps" % d, kp + "rxe_%s_MiBps" % d, ">=", 2.0)
-    for mtu, kp in ((1500, ""), (9000, "jumbo_")) for d in ("read", "write")
+    for mtu, kp in MTUS for d in ("read", "write")
 ] + [
     # issue 24 names no MTU for P3 and far memory: both are judged at
     # each, MTU 1500 first
     ("P3", "fio %s, /dev/mpb / NBD, MTU %s" % (label, mtu),
      kp + "blk_mpb_" + k, kp + "blk_nbd_" + k, ">=", target)
-    for mtu, kp in ((1500, ""), (9000, "jumbo_"))
-    for label, k, target in (("4 KiB random read IOPS", "randread_iops", 3.0),
-                             ("4 KiB random write IOPS", "randwrite_iops", 3.0),
-                             ("1 MiB sequential read", "seqread_MiBps", 1.0),
-                             ("1 MiB sequential write", "seqwrite_MiBps", 1.0))
+    for mtu, kp in MTUS for label, k, target in BLOCK_JOBS
 ] + [
     ("far", "working set 2x memory.max, swap on /dev/mpb / on NBD: time, MTU %s" % mtu,
      kp + "far_mpb_s", kp + "far_nbd_s", "<=", 0.5)
-    for mtu, kp in ((1500, ""), (9000, "jumbo_"))
+    for mtu, kp in MTUS
 ]
 
 # mp_eth's data-path counters (/sys/class/misc/mp_eth/datapath/), read by
@@ -125,15 +132,14 @@ GOALS = [
 DATAPATH_RUNS = [("8 MiB read", "mpe_dp_read"), ("8 MiB write", "mpe_dp_write"),
                  ("64 B read", "mpe_dp_lat"),
                  ("8 MiB read, spinning only", "mpe_dp_spinread")]
-DATAPATH_PREFIXES = [("MTU 1500", ""), ("MTU 9000", "jumbo_")]
+DATAPATH_PREFIXES = [("MTU %d" % mtu, kp) for mtu, kp in MTUS]
 
 # frames and bytes on eth0 during a run of a part that compares mp_eth
 # with a TCP peer (selftests/bench/bench_lib.sh wire_res): (label, key
 # prefix, key of the run's time in seconds, key of the pages swapped out)
-WIRE = [("far memory%s: swap on %s" % (title, dev), kp + "far_" + k, kp + "far_%s_s" % k,
+WIRE = [("far memory%s: swap on %s" % (_at(mtu), dev), kp + "far_" + k, kp + "far_%s_s" % k,
          kp + "far_%s_swapped_pages" % k)
-        for title, kp in (("", ""), (", MTU 9000", "jumbo_"))
-        for dev, k in (("/dev/mpb", "mpb"), ("NBD", "nbd"))]
+        for mtu, kp in MTUS for dev, k in (("/dev/mpb", "mpb"), ("NBD", "nbd"))]
 
 # what the run has not measured at all (shown as such in the tables)
 NOT_MEASURED = [
