@@ -37,7 +37,7 @@ well_formed() {
 	return $_r
 }
 t "well formed: provenance, 2 numeric samples of each of 12 measures, median/p99 match" well_formed
-t "every goal listed (11), each 'not measured' by this part; MP-L/system ratios computed" \
+t "every goal listed (16), each 'not measured' by this part; MP-L/system ratios computed" \
 	"python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); g = r[\"goals\"]; m = [x for x in r[\"ratios\"] if x[\"keys\"][0].startswith(\"mem_mpl_\")]; sys.exit(not (len(g) == 16 and all(x[\"status\"] == \"not measured\" for x in g) and len(m) == 6 and all(x[\"ratio\"] > 0 for x in m)))' '$j'"
 # shellcheck disable=SC2016 # RST literals, not expansions
 names_run() {
