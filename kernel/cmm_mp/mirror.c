@@ -422,17 +422,29 @@ static int mp_mirror_rebuild_start(struct mp_remote *r,
 		if (ret != -ETIMEDOUT && ret != -EHOSTUNREACH && ret != -EIO &&
 		    !mp_leg_no_pool(ret))
 			break;
-		if (READ_ONCE(r->closing) || time_after(jiffies, deadline))
+		/*
+		 * The pool lost the device (mp_remote_follow() rebuilds the
+		 * copy when it is back), or the user moves the copy.
+		 */
+		if (READ_ONCE(r->closing) || READ_ONCE(dst->lost) ||
+		    READ_ONCE(r->preempt) || time_after(jiffies, deadline))
 			break;
 		msleep(500);
 	}
 	if (ret)
-		return ret;
+		return READ_ONCE(r->preempt) ? -ECANCELED : ret;
 	/* from here on every write goes to it too */
 	down_write(&r->rebuild_sem);
 	spin_lock(&r->lock);
-	dst->state = MP_LEG_REBUILDING;
+	if (r->preempt)
+		ret = -ECANCELED;
+	else
+		dst->state = MP_LEG_REBUILDING;
 	spin_unlock(&r->lock);
+	if (ret) {
+		up_write(&r->rebuild_sem);
+		return ret;
+	}
 	WRITE_ONCE(r->rebuilt, 0);
 	up_write(&r->rebuild_sem);
 	mp_mirror_changed(r);
@@ -479,7 +491,10 @@ static void mp_mirror_rebuild_fn(struct work_struct *work)
 	dst->state = ret ? MP_LEG_FAILED : MP_LEG_OK;
 	r->rebuild_leg = NULL;
 	spin_unlock(&r->lock);
-	if (ret)
+	if (ret == -ECANCELED && READ_ONCE(r->preempt))
+		dev_info(r->d->device, "segment %u: its copy on segment %u is not rebuilt there: the user moves it\n",
+			 r->seg, dst->seg);
+	else if (ret)
 		dev_warn(r->d->device, "segment %u: rebuilding its copy on segment %u failed (%d): still degraded\n",
 			 r->seg, dst->seg, ret);
 	else
@@ -513,7 +528,10 @@ int mp_mirror_repair(struct mp_remote *r, struct mp_remote_leg *leg)
 	return ret;
 }
 
-/* A copy lost for an error: rebuild it, if its device answers by then. */
+/*
+ * A copy lost for an error: rebuild it, if its device answers by then
+ * (one whose device the pool lost is rebuilt when the device is back).
+ */
 static void mp_mirror_heal_fn(struct work_struct *work)
 {
 	struct mp_remote *r = container_of(to_delayed_work(work),
@@ -521,8 +539,38 @@ static void mp_mirror_heal_fn(struct work_struct *work)
 	u32 i;
 
 	for (i = 0; i < r->nr_legs; i++)
-		if (READ_ONCE(r->leg[i].state) == MP_LEG_FAILED)
+		if (READ_ONCE(r->leg[i].state) == MP_LEG_FAILED &&
+		    !READ_ONCE(r->leg[i].lost))
 			mp_mirror_repair(r, &r->leg[i]);
+}
+
+/**
+ * mp_mirror_preempt() - the user moves lost copy @leg elsewhere: stop a
+ *	rebuild of it where it was that still waits for its device
+ * @r: a mirrored mapping, the pool device's lock held
+ * @leg: its lost copy (MP_LEG_FAILED)
+ *
+ * A heal (or the device's return) may have started one that asks the
+ * device for the segment (MP_MIRROR_CLAIM_WAIT); it stops after its
+ * current request. Sleeps.
+ * Return: 0 when no rebuild of @leg runs (none starts while the lock is
+ * held: the heal is cancelled), -EBUSY when one copies already.
+ */
+int mp_mirror_preempt(struct mp_remote *r, struct mp_remote_leg *leg)
+{
+	bool wait;
+
+	lockdep_assert_held(&r->d->lock);
+	cancel_delayed_work_sync(&r->heal);
+	spin_lock(&r->lock);
+	wait = r->rebuild_leg && leg->state == MP_LEG_FAILED;
+	if (wait)
+		r->preempt = true;
+	spin_unlock(&r->lock);
+	if (wait)
+		flush_work(&r->rebuild);
+	WRITE_ONCE(r->preempt, false);
+	return READ_ONCE(r->rebuild_leg) ? -EBUSY : 0;
 }
 
 /**

@@ -94,6 +94,8 @@ struct mp_remote_leg {
  *	its read of the whole copy and its write of the rebuilt one)
  * @rebuild: the rebuild of a lost copy (mirror.c)
  * @rebuild_leg: the copy it rebuilds, under @lock; NULL when none runs
+ * @preempt: under @lock: the user moves that copy, the rebuild stops
+ *	before it copies (mp_mirror_preempt())
  * @rebuilt: bytes of it rebuilt so far
  * @event: tells the listeners that the copies changed (mirror.c)
  * @heal: rebuilds a copy lost for an error while its device stayed
@@ -112,13 +114,14 @@ struct mp_remote {
 	bool shared;
 	struct mps_dev *mps;
 	struct mpb_dev *mpb;
-	spinlock_t lock;	/* @users, @closing, leg[].state */
+	spinlock_t lock;	/* @users, @closing, @preempt, leg[].state */
 	unsigned int users;
 	bool closing;
 	bool stale;
 	struct rw_semaphore rebuild_sem;
 	struct work_struct rebuild;
 	struct mp_remote_leg *rebuild_leg;
+	bool preempt;
 	u64 rebuilt;
 	struct work_struct event;
 	struct delayed_work heal;
@@ -156,6 +159,7 @@ u32 mp_mirror_redundancy(struct mp_remote *r);
 void mp_mirror_leg_lost(struct mp_remote *r, struct mp_remote_leg *leg,
 			int err);
 int mp_mirror_repair(struct mp_remote *r, struct mp_remote_leg *leg);
+int mp_mirror_preempt(struct mp_remote *r, struct mp_remote_leg *leg);
 void mp_mirror_init(struct mp_remote *r);
 void mp_mirror_stop(struct mp_remote *r);
 

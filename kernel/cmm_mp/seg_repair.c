@@ -111,13 +111,26 @@ int mp_seg_repair(struct mp_dev *d, u32 id, u32 to,
 		NL_SET_ERR_MSG(extack, "the segment changed meanwhile: try again");
 		ret = -EAGAIN;
 	}
+	/*
+	 * A rebuild where the copy was (a heal, or its device came back)
+	 * that still waits for the device stops: the move goes first. One
+	 * that copies already keeps the copy there.
+	 */
+	if (!ret && mp_mirror_preempt(r, lost)) {
+		NL_SET_ERR_MSG(extack, "a rebuild runs already");
+		ret = -EBUSY;
+	}
 	if (!ret) {
 		old = *lost;
 		old_devid = mp_seg_leg_devid(d, &old);
 		ret = mp_remote_replace_leg(r, lost, &t);
 	}
+	/*
+	 * The rebuild on the new place starts; -EBUSY: a heal (the other
+	 * copy just failed an access) started it there first, the same.
+	 */
 	if (!ret)
-		ret = mp_mirror_repair(r, lost);
+		mp_mirror_repair(r, lost);
 	mutex_unlock(&d->lock);
 	if (ret) {
 		mp_hold_give_back(d, devid, idx, false);

@@ -18,6 +18,8 @@
 #    swaps on /dev/mpb5 and mmap fills go to /dev/mps6: both complete with
 #    every page verified, no error; both segments read "degraded" in
 #    mpctl list and in mpctl monitor's events;
+#  - the pool lost C: no rebuild is tried on C's copies (their heal
+#    leaves them alone);
 #  - mpctl repair moves each lost copy to a segment of A (1 and 2); the
 #    rebuild of /dev/mpb5 runs under random writes checked against a model
 #    (blk_verify), then both copies equal byte for byte, each read
@@ -124,7 +126,10 @@ mdev_same() {
 }
 nr_mdev() { ls -d $BUS/mp0:* 2>/dev/null | wc -l; }
 
-case $MP_HOST in 0) tap_plan 36 ;; 1) tap_plan 15 ;; *) tap_plan 9 ;; esac
+# A's check of the heal is not made on the debug kernel (below)
+A_PLAN=37
+[ "${MP_KERNEL:-}" = debug ] && A_PLAN=36
+case $MP_HOST in 0) tap_plan $A_PLAN ;; 1) tap_plan 15 ;; *) tap_plan 9 ;; esac
 check "eth0 up (virtio_net)" mpe_net
 check "cmm_mp ($((SEG_SIZE / MIB)) MiB segments) and mp_eth (discovery) load" \
 	"load_cmm_mp seg_size=$SEG_SIZE && load_eth"
@@ -204,6 +209,14 @@ if [ "$MP_HOST" = 0 ]; then
 		"mpctl repair $DAX --to 2 && wait_until 600 is_red $DAX mirrored &&
 		 mps_test sum-read $DEVD 0 $DAX_LEN > /tmp/dread &&
 		 test \"\$(sum_of /tmp/dfill)\" = \"\$(sum_of /tmp/dread)\""
+	# C's copies were lost for errors before the pool lost C: their heal
+	# (5 s later) must leave them alone, or it asks C for 30 s, and a
+	# repair meanwhile is refused as busy. On the debug kernel the pool
+	# takes 30 s to lose a member: the heal comes first there.
+	if [ "${MP_KERNEL:-}" != debug ]; then
+		check "no rebuild was tried on C's copies once the pool had lost C (kernel log)" \
+			"! dmesg | grep -E 'rebuilding its copy on segment ($BLK_M|$DAX_M) failed'"
+	fi
 	check "repair of a whole mirror is refused (both copies are whole)" \
 		"! mpctl repair $BLK 2>/tmp/err; cat /tmp/err; grep -q 'whole' /tmp/err"
 	check "repaired: C's copies' devices are gone; sysfs equals mpctl list for $BLK $DAX 1 2" \
