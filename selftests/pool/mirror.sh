@@ -124,6 +124,21 @@ mdev_same() {
 		[ -n "$_x" ] && seg_sysfs_same "$_x" "$(seg_json "$_s")" || return 1
 	done
 }
+# blk_verify passes (300 operations take 1-2 s) until the monitor saw the
+# pool lose B (both segments degraded again: 4 degraded events in all),
+# then one more: the writes go on before, through and after the loss
+bv_outage() {
+	s=7
+	while [ "$(events degraded)" -lt 4 ]; do
+		if [ $s -ge 207 ]; then
+			echo "B is not lost after $((s - 7)) passes"
+			return 1
+		fi
+		blk_verify $DEVB -j 2 -n 300 -s $s || return 1
+		s=$((s + 1))
+	done
+	blk_verify $DEVB -j 2 -n 300 -s $s
+}
 nr_mdev() { ls -d $BUS/mp0:* 2>/dev/null | wc -l; }
 
 # A's check of the heal is not made on the debug kernel (below)
@@ -239,8 +254,9 @@ if [ "$MP_HOST" = 0 ]; then
 	gen0=$(cat $D/generation)
 	check "B told to take its link down" signal_token 1 0 21 $ACK_S
 	check "blk_verify through B's outage: every sector checked, no error" \
-		"blk_verify $DEVB -j 2 -n 300 -s 7 > /tmp/bv2.out; r=\$?; cat /tmp/bv2.out;
-		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv2.out"
+		"bv_outage > /tmp/bv2.out; r=\$?; cat /tmp/bv2.out;
+		 test \$r = 0 && grep -q 'bad_sectors=0 errors=0' /tmp/bv2.out &&
+		 ! grep -v 'bad_sectors=0 errors=0' /tmp/bv2.out"
 	check "B was lost meanwhile: the monitor saw both degraded again (4 degraded events in all)" \
 		"test \$(events degraded) -ge 4"
 	check "B is back: 2 devices up in a newer generation" \
