@@ -61,8 +61,9 @@ result pool_adistance "$A"
 result dram_tier "$DT"
 result dram_adistance "$DA"
 # Our patched kernel (the debug one included) is built without
-# CONFIG_NUMA_BALANCING: demotion works there, promotion cannot, and the
-# two points that need it are skipped, saying so.
+# CONFIG_NUMA_BALANCING: demotion works there, promotion cannot; the
+# setup point takes demotion alone and the promotion point is skipped,
+# saying so.
 NUMA_BAL=1
 [ -e /proc/sys/kernel/numa_balancing ] || NUMA_BAL=0
 if [ $NUMA_BAL = 1 ]; then
