@@ -6,13 +6,18 @@
  * later) carries the pool device's accesses to other devices' DRAM. Calls
  * into it hold backend_rwsem for reading, so mp_backend_unregister()
  * returns only once no call is in progress and the backend's module can
- * go away. The core calls these and nothing of the backend's own.
+ * go away. An access started without a sleeping caller
+ * (mp_backend_submit()) outlives its call: it is counted until the
+ * backend ends it (mp_backend_io_done()), and mp_backend_unregister()
+ * waits for that count too. The core calls these and nothing of the
+ * backend's own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/export.h>
 #include <linux/module.h>
 #include <linux/rwsem.h>
+#include <linux/wait_bit.h>
 #include <linux/cmm_mp_backend.h>
 
 #include "cmm_mp.h"
@@ -20,6 +25,8 @@
 static DECLARE_RWSEM(backend_rwsem);
 static const struct mp_backend_ops *backend_ops;
 static void *backend_priv;
+/* accesses started by mp_backend_submit() and not ended yet */
+static atomic_t backend_async = ATOMIC_INIT(0);
 
 /**
  * mp_backend_register() - make @ops the pool device's backend
@@ -52,7 +59,8 @@ EXPORT_SYMBOL_GPL(mp_backend_register);
  * mp_backend_unregister() - remove a backend
  * @ops: what was registered
  *
- * Waits for calls in progress to return.
+ * Waits for calls in progress to return and for the accesses it started
+ * without a caller to end, which the backend must still be able to do.
  */
 void mp_backend_unregister(const struct mp_backend_ops *ops)
 {
@@ -65,6 +73,7 @@ void mp_backend_unregister(const struct mp_backend_ops *ops)
 		pr_info("backend %s unregistered\n", ops->name);
 	}
 	up_write(&backend_rwsem);
+	wait_var_event(&backend_async, !atomic_read(&backend_async));
 	/* the pool it formed is gone with it */
 	idx = mp_dev_srcu_lock();
 	mp_pool_reset(mp_dev_get_default());
@@ -82,6 +91,46 @@ bool mp_backend_active(void)
 	up_read(&backend_rwsem);
 	return ret;
 }
+
+/**
+ * mp_backend_submit() - start @io without sleeping
+ * @io: the access; io->done is called once it is over (mp_backend_io_done())
+ *
+ * Return: 0 (started), or -errno with nothing started and io->done never
+ * called: -EAGAIN when the backend is being changed or has no room now,
+ * -EOPNOTSUPP when it only carries accesses of a sleeping caller, -ENODEV
+ * without a backend, or the backend's refusal (struct mp_backend_ops).
+ */
+int mp_backend_submit(struct mp_backend_io *io)
+{
+	int ret = -ENODEV;
+
+	if (!down_read_trylock(&backend_rwsem))
+		return -EAGAIN;
+	if (backend_ops && !backend_ops->submit)
+		ret = -EOPNOTSUPP;
+	if (backend_ops && backend_ops->submit) {
+		atomic_inc(&backend_async);
+		ret = backend_ops->submit(backend_priv, io);
+		if (ret)
+			atomic_dec(&backend_async);
+	}
+	up_read(&backend_rwsem);
+	return ret;
+}
+
+/**
+ * mp_backend_io_done() - the backend ended an access mp_backend_submit() started
+ * @io: the access
+ * @err: 0 or -errno, as the backend's read or write would have returned
+ */
+void mp_backend_io_done(struct mp_backend_io *io, int err)
+{
+	io->done(io, err);
+	if (atomic_dec_and_test(&backend_async))
+		wake_up_var(&backend_async);
+}
+EXPORT_SYMBOL_GPL(mp_backend_io_done);
 
 int mp_backend_read(u16 dst, u64 offset, struct iov_iter *to)
 {

@@ -4,11 +4,21 @@
  *
  * The CMM-MP paper's "memory as ramdisk": segment N of the pool, backed by
  * another host's DRAM, as a blk-mq disk fit for swap or a filesystem.
- * mp_remote_io() sleeps, so ->queue_rq() only starts a request and hands
- * it to a workqueue; a worker moves the request's pages piece by piece,
- * straight between the pages and the frames, and ends the request,
- * BLK_STS_IOERR on any error. Requests of up to MPB_MAX_BYTES,
- * MPB_WORKERS served at once per disk.
+ *
+ * Submitted requests. A request that is one piece (below) of what the
+ * backend takes at once, to a segment with one copy on another device,
+ * is started from ->queue_rq() itself (mp_remote_submit(), which does not
+ * sleep) and ended from the transport's receive path (mpb_io_done()): no
+ * worker, no context switch and no wake-up on its way, and as many in
+ * flight as the transport's window holds. Such a request that fails, and
+ * every other one (larger, mirrored, on our own device, when the
+ * transport has no room), goes to the workers.
+ *
+ * Workers. mp_remote_io() sleeps; a worker moves the request's pages
+ * piece by piece, straight between the pages and the frames, and ends the
+ * request, BLK_STS_IOERR on any error, having waited for the pool to form
+ * again where it re-formed. Requests of up to MPB_MAX_BYTES, MPB_WORKERS
+ * served at once per disk.
  *
  * Pieces. A piece is one mp_remote_io() call: a large bio whole, or as
  * many small bios in a row as fit MPB_PIECE_VECS bio_vecs and
@@ -50,6 +60,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <linux/cmm_mp_backend.h>
 
 #include "cmm_mp.h"
 #include "remote.h"
@@ -91,6 +102,9 @@ struct mpb_dev {
 /* blk-mq driver data of each request */
 struct mpb_cmd {
 	struct work_struct work;
+	/* a submitted request (top comment) and its bytes */
+	struct mp_backend_io io;
+	struct iov_iter it;
 	/* the bio_vecs of a piece of small bios */
 	struct bio_vec bv[MPB_PIECE_VECS];
 };
@@ -229,6 +243,40 @@ static void mpb_work(struct work_struct *work)
 	blk_mq_end_request(rq, ret ? BLK_STS_IOERR : BLK_STS_OK);
 }
 
+/*
+ * The end of a submitted request, in the transport's receive path (it
+ * must not sleep). A failure goes to a worker, which does it again the
+ * way that can wait for the pool and reports what is left: nothing of the
+ * request was completed yet.
+ */
+static void mpb_io_done(struct mp_backend_io *io, int err)
+{
+	struct mpb_cmd *cmd = container_of(io, struct mpb_cmd, io);
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct mpb_dev *b = rq->q->queuedata;
+
+	if (err)
+		queue_work(b->wq, &cmd->work);
+	else
+		blk_mq_end_request(rq, BLK_STS_OK);
+}
+
+/*
+ * Start @rq from ->queue_rq() (top comment) when it is one piece.
+ * Return: 0, or -errno for a request the workers serve.
+ */
+static int mpb_submit(struct mpb_dev *b, struct mpb_cmd *cmd,
+		      struct request *rq, bool write)
+{
+	if (mpb_piece(cmd, rq, &cmd->it, write) != blk_rq_bytes(rq))
+		return -E2BIG;
+	cmd->io.write = write;
+	cmd->io.iter = &cmd->it;
+	cmd->io.done = mpb_io_done;
+	return mp_remote_submit(b->r, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+				&cmd->io);
+}
+
 static blk_status_t mpb_queue_rq(struct blk_mq_hw_ctx *hctx,
 				 const struct blk_mq_queue_data *bd)
 {
@@ -244,6 +292,10 @@ static blk_status_t mpb_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_OK;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
+		blk_mq_start_request(rq);
+		if (mpb_submit(b, cmd, rq, req_op(rq) == REQ_OP_WRITE))
+			queue_work(b->wq, &cmd->work);
+		return BLK_STS_OK;
 	case REQ_OP_WRITE_ZEROES:
 		break;
 	default:

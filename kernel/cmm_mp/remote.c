@@ -155,6 +155,36 @@ int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 	return mp_remote_err(ret);
 }
 
+/**
+ * mp_remote_submit() - start an access to segment @r without sleeping
+ * @r: the mapping
+ * @pos: byte offset in the segment
+ * @io: the access, io->iter, io->write and io->done set; the rest is
+ *	filled in here
+ *
+ * Only the plain case: one copy, on another device, in a mapping of the
+ * current pool, of a size the backend takes at once. Everything else, and
+ * every error of a submitted access, is for mp_remote_io() in a context
+ * that can sleep: it waits for the pool to form again, writes every copy
+ * of a mirror, and reads or writes our own device.
+ *
+ * Return: 0 (io->done follows), or -errno with nothing started.
+ */
+int mp_remote_submit(struct mp_remote *r, u64 pos, struct mp_backend_io *io)
+{
+	const struct mp_remote_leg *leg = &r->leg[0];
+	size_t len = iov_iter_count(io->iter);
+
+	if (!len || pos > r->size || len > r->size - pos)
+		return -EINVAL;
+	if (r->nr_legs != 1 || READ_ONCE(r->stale) || !leg->chip_id ||
+	    READ_ONCE(leg->lost))
+		return -EAGAIN;
+	io->dst = READ_ONCE(leg->devid);
+	io->offset = leg->dev_off + pos;
+	return mp_backend_submit(io);
+}
+
 /* The generation a mapping made now belongs to. d->lock held. */
 static u32 mp_remote_gen(struct mp_dev *d)
 {

@@ -20,6 +20,7 @@
 #include <linux/workqueue.h>
 
 struct iov_iter;
+struct mp_backend_io;
 struct mp_dev;
 struct mp_seg_target;
 struct mps_dev;
@@ -149,6 +150,7 @@ void mp_remote_close(struct mp_remote *r);
  */
 int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 		 bool write);
+int mp_remote_submit(struct mp_remote *r, u64 pos, struct mp_backend_io *io);
 
 /* mirror.c: the two copies of a mirrored segment */
 int mp_mirror_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,

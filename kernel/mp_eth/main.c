@@ -63,6 +63,10 @@ static uint entries = MP_RIFT_WINDOW;
 module_param(entries, uint, 0444);
 MODULE_PARM_DESC(entries, "RIFT entries per destination, at most its window of 64 (default 64)");
 
+static uint window_frames = MP_RIFT_MAX_PARTS;
+module_param(window_frames, uint, 0444);
+MODULE_PARM_DESC(window_frames, "frames in flight per destination, a read counting each part it expects and a write each part it sends; keep it below the receive rings of both ends (default 64, at most 512)");
+
 static uint rto_initial_us = MP_RIFT_RTO_INITIAL / NSEC_PER_USEC;
 module_param(rto_initial_us, uint, 0444);
 MODULE_PARM_DESC(rto_initial_us, "retransmission timeout before a round trip is measured, in us (default 50000)");
@@ -240,6 +244,13 @@ static int mpe_config_init(struct mpe_config *c)
 		pr_err("entries must be 1..%u\n", MP_RIFT_MAX_ENTRIES);
 		return -EINVAL;
 	}
+	c->window_frames = window_frames;
+	if (!window_frames ||
+	    window_frames > MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS) {
+		pr_err("window_frames must be 1..%u\n",
+		       MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS);
+		return -EINVAL;
+	}
 	c->rift.rto_initial = (u64)rto_initial_us * NSEC_PER_USEC;
 	/* a setup that shortens the first timeout means the floor too */
 	c->rift.rto_min = (u64)(rto_min_us ? rto_min_us : rto_initial_us) *
@@ -324,6 +335,11 @@ static int mpe_backend_write_many(void *priv, u32 n, const u16 *dst,
 	return mpe_write_many(priv, n, dst, offset, from, res);
 }
 
+static int mpe_backend_submit(void *priv, struct mp_backend_io *io)
+{
+	return mpe_xfer_submit(priv, io);
+}
+
 /*
  * The wire carries the pool's ownership commands and key operations with
  * the same numbers (uapi mp_eth.h, mp_eth_test.h): no translation table.
@@ -375,6 +391,7 @@ static const struct mp_backend_ops mpe_backend_ops = {
 	.peer_stats	= mpe_backend_peer_stats,
 	.own		= mpe_own,
 	.set_key	= mpe_backend_set_key,
+	.submit		= mpe_backend_submit,
 };
 
 /*

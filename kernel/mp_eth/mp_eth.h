@@ -20,6 +20,7 @@
 #define _MP_ETH_H
 
 #include <linux/hrtimer.h>
+#include <linux/list.h>
 #include <linux/interrupt.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -90,6 +91,7 @@ struct mpe_config {
 	u16 start_sn;
 	u32 mtu;
 	u32 entries;
+	u32 window_frames;		/* mp_rift_set_max_parts() */
 	struct mp_rift_params rift;
 	u64 gap_timeout;
 	u64 poll_ns;
@@ -143,6 +145,7 @@ struct mpe_memb {
 	struct mpe_memb_dev dev[];
 };
 
+struct mp_backend_io;
 struct mpe_disc;
 
 #define MPE_KEYS	2	/* the key in use and the previous/next one */
@@ -209,6 +212,7 @@ struct mpe_drops {
  *	caller's memory and frames (requester), between frames and the
  *	DRAM (responder), and to make received frames linear
  * @payload_bytes: bytes of the transfers this host finished (requester)
+ * @submitted: transfers started without a waiting caller (submit.c)
  *
  * copied_bytes / payload_bytes over both ends of a transfer is the number
  * of copies each byte costs.
@@ -218,6 +222,7 @@ struct mpe_dp {
 	atomic64_t frames_rx;
 	atomic64_t copied_bytes;
 	atomic64_t payload_bytes;
+	atomic64_t submitted;
 };
 
 /**
@@ -244,6 +249,8 @@ struct mpe_rq {
 	struct hrtimer timer;
 	u64 credit;
 	wait_queue_head_t wq;
+	/* submitted transfers over, to end once the lock is dropped */
+	struct list_head done;
 	struct mp_peer_stats st;
 };
 
@@ -332,6 +339,8 @@ struct mpe_xfer {
 	int issue_err;			/* why the issuer stopped early */
 	struct mpe_rq *q;		/* its destination, once in flight */
 	wait_queue_head_t wq;		/* the issuer, until outstanding is 0 */
+	struct mp_backend_io *io;	/* submitted: ended by mpe_xfer_end() */
+	struct list_head done_node;	/* in q->done, once over */
 };
 
 /* main.c */
@@ -372,6 +381,11 @@ void mpe_wait_credit(struct mpe_rq *q, u64 credit);
 /* requester.c */
 struct mp_own_info;
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
+int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait);
+
+/* submit.c */
+int mpe_xfer_submit(struct mpe *m, struct mp_backend_io *io);
+void mpe_xfer_end(struct mpe *m, struct list_head *done);
 int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
 		   struct iov_iter *from, int *res);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,

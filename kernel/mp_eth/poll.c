@@ -142,7 +142,20 @@ void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 		.end = ktime_get_ns() + poll,
 	};
 
+	DEFINE_WAIT(w);
+
 	if (poll)
 		mpe_poll_until(q->m, mpe_credit_end, &c);
-	wait_event(q->wq, READ_ONCE(q->credit) != credit);
+	/*
+	 * Exclusive: a finished request wakes one issuer, not every one
+	 * (mpe_entry_done()); an issuer that stops passes the wake-up on
+	 * (mpe_xfer_issue()), so that none sleeps on while there is room.
+	 */
+	for (;;) {
+		prepare_to_wait_exclusive(&q->wq, &w, TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(q->credit) != credit)
+			break;
+		schedule();
+	}
+	finish_wait(&q->wq, &w);
 }

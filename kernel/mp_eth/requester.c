@@ -21,11 +21,12 @@
  * linear), so every byte is copied once on this side. A read is finished
  * when each of its parts arrived once: a part seen before (a
  * retransmission's answer, a duplicate) is counted as stale and not
- * copied again. A finished frame
- * wakes only its own issuer, and only when its transfer is complete; a
- * finished frame's credit wakes issuers that wait for room in its RIFT,
- * if any. Issuers poll for poll_us since the last frame that finished
- * before they sleep, whatever the length of their transfer (poll.c). A soft
+ * copied again. A finished frame wakes only its own issuer, and only
+ * when its transfer is complete; a finished request's credit wakes one
+ * issuer that waits for room in its RIFT, if any, and an issuer that is
+ * done passes that on. Issuers poll for poll_us since the last frame that
+ * finished before they sleep, whatever the length of their transfer
+ * (poll.c). A soft
  * hrtimer runs mp_rift_poll() at the earliest deadline: due frames are
  * sent again with F_RETX (timeouts measured from the round trip), frames
  * past their failure budget fail their transfer with -ETIMEDOUT. A
@@ -117,7 +118,9 @@ static void mpe_timer_arm(struct mpe_rq *q)
 /*
  * Called with q->lock held: a frame of e->ctx is finished. Only the
  * transfer's own issuer is woken, once its last frame finished; it takes
- * q->lock before it returns, so x stays valid until the unlock.
+ * q->lock before it returns, so x stays valid until the unlock. A
+ * submitted transfer (submit.c) has no issuer: it goes on q->done, which
+ * the caller hands to mpe_xfer_end() after the unlock.
  */
 void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e, int err)
 {
@@ -128,11 +131,14 @@ void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e, int err)
 	mp_rift_free(&q->rift, e);
 	q->credit++;
 	WRITE_ONCE(x->outstanding, x->outstanding - 1);
-	if (!x->outstanding)
+	/* a submitted one is ended once the caller dropped q->lock */
+	if (!x->outstanding && x->io)
+		list_add_tail(&x->done_node, &q->done);
+	else if (!x->outstanding)
 		wake_up(&x->wq);
-	/* issuers waiting for room in the RIFT, if any */
+	/* one issuer waiting for room in the RIFT, if any (poll.c) */
 	if (wq_has_sleeper(&q->wq))
-		wake_up_all(&q->wq);
+		wake_up(&q->wq);
 }
 
 /*
@@ -187,6 +193,7 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 	unsigned int pos = 0;
 	struct sk_buff *skb;
 	struct mp_frame f;
+	LIST_HEAD(done);
 	u64 now;
 
 	__skb_queue_head_init(&rq);
@@ -207,6 +214,7 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 		mpe_entry_done(q, e, -ETIMEDOUT);
 	}
 	mpe_timer_arm(q);
+	list_splice_init(&q->done, &done);
 	spin_unlock(&q->lock);
 
 	while ((skb = __skb_dequeue(&rq))) {
@@ -215,6 +223,7 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
 			__skb_queue_tail(&tx, skb);
 	}
 	mpe_xmit(m, &tx);
+	mpe_xfer_end(m, &done);
 	return HRTIMER_NORESTART;
 }
 
@@ -225,7 +234,7 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t)
  * Returns the request's length, or -errno with @out empty.
  */
 static int mpe_build(struct mpe *m, u8 op, struct iov_iter *src, u32 left,
-		     u32 stride, struct sk_buff_head *out)
+		     u32 stride, gfp_t gfp, struct sk_buff_head *out)
 {
 	/* a write's parts, cut as the responder cuts them (offsets from 0) */
 	struct mp_frame w = { .op = op };
@@ -245,7 +254,7 @@ static int mpe_build(struct mpe *m, u8 op, struct iov_iter *src, u32 left,
 		w.part = i;
 		if (op == MP_ETH_OP_WRITE_REQ)
 			mp_frame_write_span(&w, &off, &plen);
-		skb = mpe_frame_alloc(m, plen, GFP_KERNEL);
+		skb = mpe_frame_alloc(m, plen, gfp);
 		if (!skb) {
 			err = -ENOMEM;
 			goto fail;
@@ -261,13 +270,30 @@ fail:
 	return err;
 }
 
-/*
- * Check the transfer @x describes and send its frames; it is in flight
- * (x->q set) until mpe_xfer_wait(). An error before any frame went out
- * is left in x->error with x->q NULL.
- */
-static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
+/* @x fails before any of its frames went out. */
+static int mpe_xfer_refuse(struct mpe_xfer *x, int err)
 {
+	x->error = err;
+	return err;
+}
+
+/**
+ * mpe_xfer_issue() - check the transfer @x describes and send its frames
+ * @m: the transport
+ * @x: the transfer
+ * @nowait: for a caller that cannot sleep (submit.c): allocate without
+ *	waiting, and give up rather than wait for room in the RIFT; @x must
+ *	then be one request (mpe_build())
+ *
+ * @x is in flight (x->q set) until mpe_xfer_wait(), or with @nowait until
+ * mpe_xfer_end(). An error before any frame went out is left in x->error.
+ *
+ * Return: 0, or with @nowait the error that left nothing of @x in flight
+ * (0: it is in flight and @x no longer the caller's).
+ */
+int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
+{
+	gfp_t gfp = nowait ? GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL;
 	const struct iov_iter *iter = x->iter;
 	size_t len = iov_iter_count(iter);
 	struct sk_buff *skb;
@@ -295,37 +321,28 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 	nr_devs = mb->nr_devs;
 	valid = dst < nr_devs && mb->dev[dst].valid;
 	rcu_read_unlock();
-	if (!running) {
-		x->error = -EAGAIN;
-		return;
-	}
+	if (!running)
+		return mpe_xfer_refuse(x, -EAGAIN);
 	if (dst >= nr_devs || !len || len > U32_MAX ||
-	    x->offset + len < x->offset || user_backed_iter(iter)) {
-		x->error = -EINVAL;
-		return;
-	}
+	    x->offset + len < x->offset || user_backed_iter(iter))
+		return mpe_xfer_refuse(x, -EINVAL);
 	/*
 	 * The transport carries remote accesses only: the pool device serves
 	 * and arbitrates its own DRAM itself (kernel/cmm_mp/remote.c, seg.c
 	 * decide; testdev.c for the test device), and a transfer that names
 	 * us here (a mapping raced a renumbering) must not reach our DRAM.
 	 */
-	if (dst == self) {
-		x->error = -EINVAL;
-		return;
-	}
+	if (dst == self)
+		return mpe_xfer_refuse(x, -EINVAL);
 	peer = mpe_peer(m, dst);
-	if (!peer) {
-		x->error = -EAGAIN;	/* cannot be: its membership made it */
-		return;
-	}
+	if (!peer)	/* cannot be: its membership made it */
+		return mpe_xfer_refuse(x, -EAGAIN);
 	q = &peer->req;
 	if (!valid) {
 		spin_lock_bh(&q->lock);
 		q->st.fast_fails++;
 		spin_unlock_bh(&q->lock);
-		x->error = -EIO;
-		return;
+		return mpe_xfer_refuse(x, -EIO);
 	}
 
 	x->q = q;
@@ -337,7 +354,7 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 	while (issued < len) {
 		if (skb_queue_empty(&frames)) {
 			ret = mpe_build(m, op, &src, len - issued, stride,
-					&frames);
+					gfp, &frames);
 			if (ret < 0) {
 				err = ret;
 				break;
@@ -361,6 +378,10 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 						  x, parts, &e);
 		if (ret == -EAGAIN || ret == -ENOSPC) {
 			spin_unlock_bh(&q->lock);
+			if (nowait) {
+				err = -EAGAIN;
+				break;
+			}
 			/* what is built goes out before we wait for room */
 			mpe_xmit(m, &tx);
 			mpe_wait_credit(q, credit);
@@ -398,7 +419,14 @@ static void mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x)
 	}
 	mpe_xmit(m, &tx);
 	__skb_queue_purge(&frames);
+	/* the room this issuer was woken for may be another's (poll.c) */
+	if (wq_has_sleeper(&q->wq))
+		wake_up(&q->wq);
+	/* in flight, @x may be over already: not touched again */
+	if (nowait)
+		return issued ? 0 : err ? err : x->error;
 	x->issue_err = err;
+	return 0;
 }
 
 /* Wait until no frame of @x is in flight; its result. */
@@ -450,7 +478,7 @@ int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
 		.op = op, .dst = dst, .offset = offset, .iter = iter,
 	};
 
-	mpe_xfer_issue(m, &x);
+	mpe_xfer_issue(m, &x, false);
 	return mpe_xfer_wait(m, &x);
 }
 
@@ -482,7 +510,7 @@ int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
 		x[i].dst = dst[i];
 		x[i].offset = offset[i];
 		x[i].iter = from;
-		mpe_xfer_issue(m, &x[i]);
+		mpe_xfer_issue(m, &x[i], false);
 	}
 	for (i = 0; i < n; i++)
 		res[i] = mpe_xfer_wait(m, &x[i]);
@@ -504,6 +532,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	struct mp_rift_entry *e;
 	struct mpe_rq *q;
 	struct mpe_xfer *x;
+	LIST_HEAD(done);
 	bool first;
 	int part, ret = 0;
 	u64 now;
@@ -560,5 +589,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		mpe_entry_done(q, e, 0);
 	mpe_timer_arm(q);
 out:
+	list_splice_init(&q->done, &done);
 	spin_unlock(&q->lock);
+	mpe_xfer_end(m, &done);
 }

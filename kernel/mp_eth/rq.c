@@ -25,6 +25,7 @@ void mpe_transport_reset(struct mpe *m, int err)
 {
 	struct mp_rift_entry *e;
 	unsigned int pos, i;
+	LIST_HEAD(done);
 
 	for (i = 0; i < m->cfg.max_devs; i++) {
 		struct mpe_peer *p = mpe_peer(m, i);
@@ -38,8 +39,10 @@ void mpe_transport_reset(struct mpe *m, int err)
 		while ((e = mp_rift_next_busy(&q->rift, &pos)))
 			mpe_entry_done(q, e, err);
 		mp_rift_peer_reset(&q->rift, i, get_random_u16());
+		list_splice_tail_init(&q->done, &done);
 		spin_unlock_bh(&q->lock);
 	}
+	mpe_xfer_end(m, &done);
 	for (i = 0; i < m->cfg.max_devs; i++) {
 		struct mpe_peer *p = mpe_peer(m, i);
 
@@ -75,6 +78,7 @@ int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst)
 
 	spin_lock_init(&q->lock);
 	init_waitqueue_head(&q->wq);
+	INIT_LIST_HEAD(&q->done);
 	hrtimer_init(&q->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	q->timer.function = mpe_timer_fn;
 	q->m = m;
@@ -85,6 +89,8 @@ int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst)
 	if (!ret)
 		ret = mp_rift_init(&q->rift, &m->cfg.rift, q->ent, n, q->rpeer,
 				   1, m->cfg.start_sn);
+	if (!ret)
+		ret = mp_rift_set_max_parts(&q->rift, m->cfg.window_frames);
 	if (ret) {
 		kfree(q->ent);
 		kfree(q->rpeer);

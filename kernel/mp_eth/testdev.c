@@ -263,18 +263,21 @@ static const struct attribute_group mpe_drops_group = {
 
 /*
  * /sys/class/misc/mp_eth/datapath/: what moving the bytes costs
- * (struct mpe_dp): frames each way, bytes copied, bytes delivered.
+ * (struct mpe_dp): frames each way, bytes copied, bytes delivered,
+ * transfers started without a waiting caller.
  */
 MPE_COUNTER_ATTR(frames_tx, &mpe_test_m->dp.frames_tx);
 MPE_COUNTER_ATTR(frames_rx, &mpe_test_m->dp.frames_rx);
 MPE_COUNTER_ATTR(copied_bytes, &mpe_test_m->dp.copied_bytes);
 MPE_COUNTER_ATTR(payload_bytes, &mpe_test_m->dp.payload_bytes);
+MPE_COUNTER_ATTR(submitted, &mpe_test_m->dp.submitted);
 
 static struct attribute *mpe_dp_attrs[] = {
 	&dev_attr_frames_tx.attr,
 	&dev_attr_frames_rx.attr,
 	&dev_attr_copied_bytes.attr,
 	&dev_attr_payload_bytes.attr,
+	&dev_attr_submitted.attr,
 	NULL
 };
 

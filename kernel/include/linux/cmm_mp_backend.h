@@ -100,9 +100,34 @@ struct mp_backend_peer {
  * @set_key: optional; change the key that authenticates the backend's
  *	traffic: @op is enum cmm_mp_key_op, @key CMM_MP_KEY_LEN bytes
  *	(unused by CMM_MP_KEY_CLEAR); 0 or -errno
+ * @submit: optional; start the read or write @io describes without
+ *	sleeping, for a caller that cannot wait (a block device's
+ *	->queue_rq()): 0, and the backend calls mp_backend_io_done() once,
+ *	from any context, when none of its frames is in flight; or -errno
+ *	with nothing started and no call: -EAGAIN (no room in flight now),
+ *	-E2BIG (larger than the backend takes at once), -ENOMEM, or what
+ *	@read or @write would have returned at once
  */
 /* Places one mp_backend_ops.write_many takes at most. */
 #define MP_BACKEND_MAX_PLACES	4
+
+/**
+ * struct mp_backend_io - an access started by mp_backend_submit()
+ * @dst: device id
+ * @write: a write (else a read)
+ * @offset: in @dst's DRAM
+ * @iter: the caller's bytes, as for @read and @write; it stays valid until
+ *	@done and the backend leaves it where it was
+ * @done: called by mp_backend_io_done() with 0 or the error @read or
+ *	@write would have returned; it must not sleep
+ */
+struct mp_backend_io {
+	u16 dst;
+	bool write;
+	u64 offset;
+	struct iov_iter *iter;
+	void (*done)(struct mp_backend_io *io, int err);
+};
 
 struct mp_backend_ops {
 	const char *name;
@@ -116,6 +141,7 @@ struct mp_backend_ops {
 	int (*own)(void *priv, u16 dst, u32 cmd, u32 seg,
 		   struct mp_own_info *oi);
 	int (*set_key)(void *priv, u32 op, u32 id, const u8 *key);
+	int (*submit)(void *priv, struct mp_backend_io *io);
 };
 
 int mp_backend_register(const struct mp_backend_ops *ops, void *priv);
@@ -129,6 +155,9 @@ int mp_backend_write_many(u32 n, const u16 *dst, const u64 *offset,
 int mp_backend_peer_stats(unsigned int idx, struct mp_backend_peer *p);
 int mp_backend_own(u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 int mp_backend_set_key(u32 op, u32 id, const u8 *key);
+int mp_backend_submit(struct mp_backend_io *io);
+/* The backend: @io is over, with @err. */
+void mp_backend_io_done(struct mp_backend_io *io, int err);
 
 /* The pool-wide view, from the backend's discovery (pool.c). */
 u64 mp_pool_chip_id(const u8 *mac);
