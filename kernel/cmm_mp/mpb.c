@@ -292,17 +292,16 @@ static blk_status_t mpb_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_OK;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		blk_mq_start_request(rq);
-		if (mpb_submit(b, cmd, rq, req_op(rq) == REQ_OP_WRITE))
-			queue_work(b->wq, &cmd->work);
-		return BLK_STS_OK;
 	case REQ_OP_WRITE_ZEROES:
 		break;
 	default:
 		return BLK_STS_NOTSUPP;
 	}
 	blk_mq_start_request(rq);
-	queue_work(b->wq, &cmd->work);
+	/* what cannot be submitted here is a worker's, which may sleep */
+	if (req_op(rq) == REQ_OP_WRITE_ZEROES ||
+	    mpb_submit(b, cmd, rq, req_op(rq) == REQ_OP_WRITE))
+		queue_work(b->wq, &cmd->work);
 	return BLK_STS_OK;
 }
 

@@ -127,6 +127,12 @@ static int mp_remote_err(int ret)
 	}
 }
 
+/* Whether @len bytes at @pos lie within segment @r. */
+static bool mp_remote_fits(const struct mp_remote *r, u64 pos, size_t len)
+{
+	return pos <= r->size && len <= r->size - pos;
+}
+
 int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 		 bool write)
 {
@@ -135,9 +141,7 @@ int mp_remote_io(struct mp_remote *r, u64 pos, struct iov_iter *iter,
 	struct iov_iter it;
 	int ret = 0;
 
-	if (pos > r->size || len > r->size - pos)
-		return -EINVAL;
-	if (user_backed_iter(iter))
+	if (!mp_remote_fits(r, pos, len) || user_backed_iter(iter))
 		return -EINVAL;
 	for (done = 0; done < len && !ret; done += n) {
 		if (READ_ONCE(r->stale))
@@ -175,7 +179,7 @@ int mp_remote_submit(struct mp_remote *r, u64 pos, struct mp_backend_io *io)
 	const struct mp_remote_leg *leg = &r->leg[0];
 	size_t len = iov_iter_count(io->iter);
 
-	if (!len || pos > r->size || len > r->size - pos)
+	if (!len || !mp_remote_fits(r, pos, len))
 		return -EINVAL;
 	if (r->nr_legs != 1 || READ_ONCE(r->stale) || !leg->chip_id ||
 	    READ_ONCE(leg->lost))

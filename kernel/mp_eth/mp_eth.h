@@ -378,20 +378,34 @@ void mpe_rx_stop(struct mpe *m);
 void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x);
 void mpe_wait_credit(struct mpe_rq *q, u64 credit);
 
+/*
+ * A finished transfer's result: its first error, else why its issuer
+ * stopped early. Its bytes count as delivered when it succeeded. Called
+ * once per transfer, after its last frame finished.
+ */
+static inline int mpe_xfer_result(struct mpe *m, const struct mpe_xfer *x)
+{
+	int ret = x->error ? x->error : x->issue_err;
+
+	if (!ret && x->op != MP_ETH_OP_OWN_REQ)
+		atomic64_add(x->len, &m->dp.payload_bytes);
+	return ret;
+}
+
 /* requester.c */
 struct mp_own_info;
 int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
 int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait);
-
-/* submit.c */
-int mpe_xfer_submit(struct mpe *m, struct mp_backend_io *io);
-void mpe_xfer_end(struct mpe *m, struct list_head *done);
 int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
 		   struct iov_iter *from, int *res);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);
 void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e, int err);
 enum hrtimer_restart mpe_timer_fn(struct hrtimer *t);
+
+/* submit.c */
+int mpe_xfer_submit(struct mpe *m, struct mp_backend_io *io);
+void mpe_xfer_end(struct mpe *m, struct list_head *done);
 
 /* rq.c */
 int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);

@@ -444,10 +444,8 @@ static int mpe_xfer_wait(struct mpe *m, struct mpe_xfer *x)
 	wait_event(x->wq, READ_ONCE(x->outstanding) == 0);
 	/* pairs with the unlock after the last mpe_entry_done() */
 	spin_lock_bh(&q->lock);
-	ret = x->error ? x->error : x->issue_err;
+	ret = mpe_xfer_result(m, x);
 	spin_unlock_bh(&q->lock);
-	if (!ret && x->op != MP_ETH_OP_OWN_REQ)
-		atomic64_add(x->len, &m->dp.payload_bytes);
 	return ret;
 }
 

@@ -68,10 +68,8 @@ void mpe_xfer_end(struct mpe *m, struct list_head *done)
 
 	list_for_each_entry_safe(x, n, done, done_node) {
 		struct mp_backend_io *io = x->io;
-		int err = x->error ? x->error : x->issue_err;
+		int err = mpe_xfer_result(m, x);
 
-		if (!err)
-			atomic64_add(x->len, &m->dp.payload_bytes);
 		list_del(&x->done_node);
 		kfree(x);
 		mp_backend_io_done(io, err);
