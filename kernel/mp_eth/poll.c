@@ -148,8 +148,9 @@ void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 		mpe_poll_until(q->m, mpe_credit_end, &c);
 	/*
 	 * Exclusive: a finished request wakes one issuer, not every one
-	 * (mpe_entry_done()); an issuer that stops passes the wake-up on
-	 * (mpe_xfer_issue()), so that none sleeps on while there is room.
+	 * (mpe_entry_done()); an issuer that was woken passes the wake-up
+	 * on when it stops (mpe_xfer_issue()), so that none sleeps on while
+	 * there is room.
 	 */
 	for (;;) {
 		prepare_to_wait_exclusive(&q->wq, &w, TASK_UNINTERRUPTIBLE);

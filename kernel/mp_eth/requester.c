@@ -307,7 +307,7 @@ int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
 	u16 dst = x->dst, self, nr_devs;
 	struct mpe_rq *q;
 	struct mp_frame f;
-	bool valid, running;
+	bool valid, running, waited = false;
 	int ret, err = 0;
 	u64 credit;
 
@@ -385,6 +385,7 @@ int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
 			/* what is built goes out before we wait for room */
 			mpe_xmit(m, &tx);
 			mpe_wait_credit(q, credit);
+			waited = true;
 			continue;
 		}
 		if (ret) {
@@ -419,8 +420,11 @@ int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
 	}
 	mpe_xmit(m, &tx);
 	__skb_queue_purge(&frames);
-	/* the room this issuer was woken for may be another's (poll.c) */
-	if (wq_has_sleeper(&q->wq))
+	/*
+	 * An issuer that consumed a wake-up may leave room it was woken for
+	 * unused (poll.c): the next sleeper gets the wake-up.
+	 */
+	if (waited && wq_has_sleeper(&q->wq))
 		wake_up(&q->wq);
 	/* in flight, @x may be over already: not touched again */
 	if (nowait)
