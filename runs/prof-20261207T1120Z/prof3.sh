@@ -41,6 +41,7 @@ tap_plan 1
 bench_pool; bench_ip
 barrier 2 300; bench_nbd
 bench_online_as $SEG blk >/dev/null 2>&1
+[ -n "$PROF_NULLBLK" ] && modprobe null_blk nr_devices=1 irqmode=0 queue_mode=2 gb=1
 for j in $JOBS; do for d in $DEVS; do
 	rw=${j%%:*} bs=${j#*:}
 	barrier $n 600; snap > /tmp/s0
