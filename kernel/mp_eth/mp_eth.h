@@ -289,14 +289,6 @@ struct mpe {
 	u32 rx_payload;			/* READ_ONCE: port MTU - header */
 	unsigned int napi_id;		/* READ_ONCE: of the last response */
 
-	spinlock_t rift_lock;		/* RIFT, xfers, rq counters, timer */
-	struct mp_rift rift;
-	struct mp_rift_entry *ent;
-	struct mp_rift_peer *rpeer;
-	struct hrtimer timer;
-	u64 credit;			/* bumped by every finished request */
-	wait_queue_head_t wq;		/* waits for credit / completions */
-
 	atomic64_t dropped;		/* frames that match no peer */
 	struct mpe_drops drops;		/* why frames were dropped */
 	struct mpe_dp dp;		/* data path costs */
@@ -375,7 +367,9 @@ int mpe_rx_start(struct mpe *m);
 void mpe_rx_stop(struct mpe *m);
 
 /* poll.c */
-void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x);
+int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
+int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
+		   struct iov_iter *from, int *res);
 void mpe_wait_credit(struct mpe_rq *q, u64 credit);
 
 /*
@@ -393,11 +387,7 @@ static inline int mpe_xfer_result(struct mpe *m, const struct mpe_xfer *x)
 }
 
 /* requester.c */
-struct mp_own_info;
-int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter);
 int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait);
-int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
-		   struct iov_iter *from, int *res);
 void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		     const struct mp_frame *f);
 void mpe_entry_done(struct mpe_rq *q, struct mp_rift_entry *e, int err);
@@ -405,7 +395,14 @@ enum hrtimer_restart mpe_timer_fn(struct hrtimer *t);
 
 /* submit.c */
 int mpe_xfer_submit(struct mpe *m, struct mp_backend_io *io);
-void mpe_xfer_end(struct mpe *m, struct list_head *done);
+void __mpe_xfer_end(struct mpe *m, struct list_head *done);
+
+/* Most receive passes end no submitted transfer: no call for those. */
+static inline void mpe_xfer_end(struct mpe *m, struct list_head *done)
+{
+	if (!list_empty(done))
+		__mpe_xfer_end(m, done);
+}
 
 /* rq.c */
 int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);
@@ -421,6 +418,7 @@ void mpe_disc_rcv(struct mpe *m, struct sk_buff *skb,
 		  const struct mp_frame *f);
 
 /* own.c */
+struct mp_own_info;
 int mpe_own(void *priv, u16 dst, u32 cmd, u32 seg, struct mp_own_info *oi);
 
 /* responder.c */

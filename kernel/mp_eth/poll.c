@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mp_eth: how an issuer waits for its responses.
+ * mp_eth: transfers whose caller waits (mpe_xfer(), mpe_write_many()), and
+ * how an issuer waits for its responses.
  *
  * With poll_us set, an issuer polls before it sleeps: for its transfer's
  * frames until none finished for poll_us, for room in a full RIFT until
@@ -19,7 +20,9 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/uio.h>
 #include <linux/wait.h>
+#include <linux/cmm_mp_backend.h>
 #include <net/busy_poll.h>
 
 #include "mp_eth.h"
@@ -100,7 +103,7 @@ static void mpe_poll_until(const struct mpe *m, bool (*end)(void *arg),
  * or when the CPU is wanted: the caller sleeps for the rest. A stalled
  * transfer costs at most poll_ns of CPU.
  */
-void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
+static void mpe_poll_done(struct mpe *m, const struct mpe_xfer *x)
 {
 	struct mpe_poll p = {
 		.x = x,
@@ -159,4 +162,90 @@ void mpe_wait_credit(struct mpe_rq *q, u64 credit)
 		schedule();
 	}
 	finish_wait(&q->wq, &w);
+}
+
+/* Wait until no frame of @x is in flight; its result. */
+static int mpe_xfer_wait(struct mpe *m, struct mpe_xfer *x)
+{
+	struct mpe_rq *q = x->q;
+	int ret;
+
+	if (!q)
+		return x->error;
+	/* Latency: rather spin for a response that is due than sleep. */
+	if (m->cfg.poll_ns)
+		mpe_poll_done(m, x);
+	/* Bounded: every frame in flight finishes within mp_rift_fail_time(). */
+	wait_event(x->wq, READ_ONCE(x->outstanding) == 0);
+	/* pairs with the unlock after the last mpe_entry_done() */
+	spin_lock_bh(&q->lock);
+	ret = mpe_xfer_result(m, x);
+	spin_unlock_bh(&q->lock);
+	return ret;
+}
+
+/**
+ * mpe_xfer() - read or write iov_iter_count(@iter) bytes of device @dst's DRAM
+ * @m: the transport
+ * @op: MP_ETH_OP_READ_REQ, MP_ETH_OP_WRITE_REQ or MP_ETH_OP_OWN_REQ
+ * @dst: device id
+ * @offset: in @dst's DRAM
+ * @iter: the caller's bytes, a kernel iterator (kvec or bvec: responses
+ *	are copied into it from the receive path) of at most U32_MAX bytes;
+ *	left where it was
+ *
+ * Sleeps. Each frame is applied atomically at the target; frames of one
+ * transfer are not ordered among themselves.
+ *
+ * Return: 0 or the first error: -ETIMEDOUT (a frame ran out of retries),
+ * -EHOSTUNREACH (the peer failed recently), a NAK's errno, -ENOMEM,
+ * -EINVAL (no bytes, a user-space iterator, a range that wraps, @dst our
+ * own device id: the transport carries remote accesses only);
+ * with discovery also -EAGAIN (no pool formed: a round is running, or
+ * chip ids conflict), -EIO at once for a device that was lost, and
+ * -ENETRESET when a new round started while the transfer was in flight.
+ */
+int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
+{
+	struct mpe_xfer x = {
+		.op = op, .dst = dst, .offset = offset, .iter = iter,
+	};
+
+	mpe_xfer_issue(m, &x, false);
+	return mpe_xfer_wait(m, &x);
+}
+
+/**
+ * mpe_write_many() - write the same bytes to several places at once
+ * @m: the transport
+ * @n: how many places, at most MP_BACKEND_MAX_PLACES
+ * @dst: their device ids
+ * @offset: their offsets in those devices' DRAM
+ * @from: the bytes, as for mpe_xfer(); left where it was
+ * @res: each place's result, as mpe_xfer() would have returned it
+ *
+ * The copies of a mirrored segment take one write: every place's frames
+ * are sent before the first is waited for, so the writes cost one round
+ * trip, not one each. Sleeps.
+ *
+ * Return: 0, or -EINVAL for too many places (@res untouched).
+ */
+int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
+		   struct iov_iter *from, int *res)
+{
+	struct mpe_xfer x[MP_BACKEND_MAX_PLACES] = {};
+	u32 i;
+
+	if (n > MP_BACKEND_MAX_PLACES)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		x[i].op = MP_ETH_OP_WRITE_REQ;
+		x[i].dst = dst[i];
+		x[i].offset = offset[i];
+		x[i].iter = from;
+		mpe_xfer_issue(m, &x[i], false);
+	}
+	for (i = 0; i < n; i++)
+		res[i] = mpe_xfer_wait(m, &x[i]);
+	return 0;
 }

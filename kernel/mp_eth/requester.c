@@ -26,7 +26,7 @@
  * issuer that waits for room in its RIFT, if any, and an issuer that is
  * done passes that on. Issuers poll for poll_us since the last frame that
  * finished before they sleep, whatever the length of their transfer
- * (poll.c). A soft
+ * (poll.c, where mpe_xfer() and mpe_write_many() are). A soft
  * hrtimer runs mp_rift_poll() at the earliest deadline: due frames are
  * sent again with F_RETX (timeouts measured from the round trip), frames
  * past their failure budget fail their transfer with -ETIMEDOUT. A
@@ -101,18 +101,29 @@ static void mpe_header(struct mpe_rq *q, const struct mp_rift_entry *e,
 	f->bind = e->nonce;
 }
 
-/* Called with q->lock held: (re)arm the timer for the earliest deadline. */
-static void mpe_timer_arm(struct mpe_rq *q)
+/*
+ * Called with q->lock held: make the timer fire by @deadline. It is never
+ * moved later: a finished request leaves it where it was, and an expiry
+ * that finds nothing due re-arms it for the earliest deadline
+ * (mpe_timer_fn()), so that no request or response pays for a scan of
+ * the RIFT.
+ */
+static void mpe_timer_arm_at(struct mpe_rq *q, u64 deadline)
 {
-	u64 deadline;
-
-	if (!mp_rift_next_deadline(&q->rift, &deadline))
-		return;
 	if (hrtimer_is_queued(&q->timer) &&
 	    ktime_to_ns(hrtimer_get_softexpires(&q->timer)) <= deadline)
 		return;
 	hrtimer_start_range_ns(&q->timer, ns_to_ktime(deadline),
 			       MPE_TIMER_SLACK_NS, HRTIMER_MODE_ABS_SOFT);
+}
+
+/* Called with q->lock held: arm the timer for the earliest deadline. */
+static void mpe_timer_arm(struct mpe_rq *q)
+{
+	u64 deadline;
+
+	if (mp_rift_next_deadline(&q->rift, &deadline))
+		mpe_timer_arm_at(q, deadline);
 }
 
 /*
@@ -405,7 +416,7 @@ int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
 		mpe_header(q, e, false, &f);
 		x->outstanding++;
 		q->st.tx += skb_queue_len(&frames);
-		mpe_timer_arm(q);
+		mpe_timer_arm_at(q, e->deadline);
 		spin_unlock_bh(&q->lock);
 
 		/* a frame that cannot go out is lost: retransmitted */
@@ -430,92 +441,6 @@ int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
 	if (nowait)
 		return issued ? 0 : err ? err : x->error;
 	x->issue_err = err;
-	return 0;
-}
-
-/* Wait until no frame of @x is in flight; its result. */
-static int mpe_xfer_wait(struct mpe *m, struct mpe_xfer *x)
-{
-	struct mpe_rq *q = x->q;
-	int ret;
-
-	if (!q)
-		return x->error;
-	/* Latency: rather spin for a response that is due than sleep. */
-	if (m->cfg.poll_ns)
-		mpe_poll_done(m, x);
-	/* Bounded: every frame in flight finishes within mp_rift_fail_time(). */
-	wait_event(x->wq, READ_ONCE(x->outstanding) == 0);
-	/* pairs with the unlock after the last mpe_entry_done() */
-	spin_lock_bh(&q->lock);
-	ret = mpe_xfer_result(m, x);
-	spin_unlock_bh(&q->lock);
-	return ret;
-}
-
-/**
- * mpe_xfer() - read or write iov_iter_count(@iter) bytes of device @dst's DRAM
- * @m: the transport
- * @op: MP_ETH_OP_READ_REQ, MP_ETH_OP_WRITE_REQ or MP_ETH_OP_OWN_REQ
- * @dst: device id
- * @offset: in @dst's DRAM
- * @iter: the caller's bytes, a kernel iterator (kvec or bvec: responses
- *	are copied into it from the receive path) of at most U32_MAX bytes;
- *	left where it was
- *
- * Sleeps. Each frame is applied atomically at the target; frames of one
- * transfer are not ordered among themselves.
- *
- * Return: 0 or the first error: -ETIMEDOUT (a frame ran out of retries),
- * -EHOSTUNREACH (the peer failed recently), a NAK's errno, -ENOMEM,
- * -EINVAL (no bytes, a user-space iterator, a range that wraps, @dst our
- * own device id: the transport carries remote accesses only);
- * with discovery also -EAGAIN (no pool formed: a round is running, or
- * chip ids conflict), -EIO at once for a device that was lost, and
- * -ENETRESET when a new round started while the transfer was in flight.
- */
-int mpe_xfer(struct mpe *m, u8 op, u16 dst, u64 offset, struct iov_iter *iter)
-{
-	struct mpe_xfer x = {
-		.op = op, .dst = dst, .offset = offset, .iter = iter,
-	};
-
-	mpe_xfer_issue(m, &x, false);
-	return mpe_xfer_wait(m, &x);
-}
-
-/**
- * mpe_write_many() - write the same bytes to several places at once
- * @m: the transport
- * @n: how many places, at most MP_BACKEND_MAX_PLACES
- * @dst: their device ids
- * @offset: their offsets in those devices' DRAM
- * @from: the bytes, as for mpe_xfer(); left where it was
- * @res: each place's result, as mpe_xfer() would have returned it
- *
- * The copies of a mirrored segment take one write: every place's frames
- * are sent before the first is waited for, so the writes cost one round
- * trip, not one each. Sleeps.
- *
- * Return: 0, or -EINVAL for too many places (@res untouched).
- */
-int mpe_write_many(struct mpe *m, u32 n, const u16 *dst, const u64 *offset,
-		   struct iov_iter *from, int *res)
-{
-	struct mpe_xfer x[MP_BACKEND_MAX_PLACES] = {};
-	u32 i;
-
-	if (n > MP_BACKEND_MAX_PLACES)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		x[i].op = MP_ETH_OP_WRITE_REQ;
-		x[i].dst = dst[i];
-		x[i].offset = offset[i];
-		x[i].iter = from;
-		mpe_xfer_issue(m, &x[i], false);
-	}
-	for (i = 0; i < n; i++)
-		res[i] = mpe_xfer_wait(m, &x[i]);
 	return 0;
 }
 
@@ -555,9 +480,17 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		st->stale_responses++;
 		goto out;
 	}
-	now = ktime_get_ns();
-	mpe_peer_alive(p, now);
 	x = e->ctx;
+	/*
+	 * The clock is read once per request, for its first part or its NAK:
+	 * the round trip and the peer's heartbeat (mpe_peer_alive()). Its
+	 * other parts come in the same round trip and would add nothing.
+	 */
+	first = !e->parts_done;
+	if (first || f->op == MP_ETH_OP_NAK) {
+		now = ktime_get_ns();
+		mpe_peer_alive(p, now);
+	}
 	if (f->op == MP_ETH_OP_NAK) {
 		mp_rift_answered(&q->rift, e, now,
 				 f->flags & MP_ETH_F_RETX);
@@ -568,7 +501,6 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		goto out;
 	}
 	/* a part that arrived before is not copied again */
-	first = !e->parts_done;
 	part = mp_rift_part(e, part);
 	if (part < 0) {
 		st->stale_responses++;
@@ -589,7 +521,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		mpe_entry_done(q, e, -EFAULT);
 	else if (part)
 		mpe_entry_done(q, e, 0);
-	mpe_timer_arm(q);
+	/* the timer stays armed: a finished request moves no deadline up */
 out:
 	list_splice_init(&q->done, &done);
 	spin_unlock(&q->lock);

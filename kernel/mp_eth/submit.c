@@ -57,12 +57,14 @@ int mpe_xfer_submit(struct mpe *m, struct mp_backend_io *io)
 }
 
 /**
- * mpe_xfer_end() - end the submitted transfers on @done
+ * __mpe_xfer_end() - end the submitted transfers on @done
  * @m: the transport
  * @done: taken off a destination's done list under its lock, which the
  *	caller no longer holds; empty on return
+ *
+ * Called through mpe_xfer_end(), which skips an empty list.
  */
-void mpe_xfer_end(struct mpe *m, struct list_head *done)
+void __mpe_xfer_end(struct mpe *m, struct list_head *done)
 {
 	struct mpe_xfer *x, *n;
 

@@ -11,9 +11,11 @@
  *
  * Frames go out in batches (mpe_xmit()): where the port has its default
  * queueing discipline they are handed to the driver directly with
- * xmit_more, one doorbell per batch, as AF_PACKET's PACKET_QDISC_BYPASS
- * does; a qdisc the administrator configured (netem, say) gets every
- * frame through dev_queue_xmit().
+ * xmit_more, one doorbell per batch, a batch of one frame too, as
+ * AF_PACKET's PACKET_QDISC_BYPASS does (and, as with it, packet sockets
+ * on this host do not see them: capture on the peer or the bridge); a
+ * qdisc the administrator configured (netem, say) gets every frame
+ * through dev_queue_xmit().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -223,9 +225,9 @@ unsigned int mpe_xmit(struct mpe *m, struct sk_buff_head *q)
 		__skb_queue_purge(q);
 		return n;
 	}
-	if (n > 1 && mpe_qdisc_default(dev))
+	if (mpe_qdisc_default(dev))
 		mpe_xmit_direct(dev, q);
-	/* one frame, or the rest of a batch: through the qdisc */
+	/* what the driver did not take, or all under a configured qdisc */
 	while ((skb = __skb_dequeue(q)))
 		if (dev_queue_xmit(skb) != NET_XMIT_SUCCESS)
 			lost++;
