@@ -144,12 +144,17 @@ drop:
  * May frames skip the port's queueing discipline? Only where it is the
  * kernel's default one (or none): a qdisc the administrator set up
  * (netem, shaping, policing) sees every frame, as dev_queue_xmit() gives
- * it. Called with BH disabled.
+ * it. And only while the port is up with a carrier: a port taken down
+ * keeps its root qdisc, but its queues' qdiscs are deactivated and drop
+ * every frame, which dev_queue_xmit() does (dev_direct_xmit() checks the
+ * same). Called with BH disabled.
  */
 static bool mpe_qdisc_default(struct net_device *dev)
 {
 	unsigned int i;
 
+	if (!netif_running(dev) || !netif_carrier_ok(dev))
+		return false;
 	if (!rcu_access_pointer(dev->qdisc))
 		return false;
 	if (!strcmp(rcu_dereference_bh(dev->qdisc)->ops->id, "noqueue"))
