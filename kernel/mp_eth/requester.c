@@ -460,9 +460,7 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	struct mpe_rq *q;
 	struct mpe_xfer *x;
 	LIST_HEAD(done);
-	bool first;
 	int part, ret = 0;
-	u64 now;
 
 	if (!p)
 		return;	/* cannot be: the caller found its sender */
@@ -482,18 +480,19 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 	}
 	x = e->ctx;
 	/*
-	 * The clock is read once per request, for its first part or its NAK:
-	 * the round trip and the peer's heartbeat (mpe_peer_alive()). Its
-	 * other parts come in the same round trip and would add nothing.
+	 * The clock is read once per request, for its first part (which
+	 * mp_rift_part() below always takes: match_response checked its
+	 * index) or its NAK: the round trip, request to first answer, and the
+	 * peer's heartbeat (mpe_peer_alive()). Its other parts come in the
+	 * same round trip and would add nothing.
 	 */
-	first = !e->parts_done;
-	if (first || f->op == MP_ETH_OP_NAK) {
-		now = ktime_get_ns();
+	if (!e->parts_done || f->op == MP_ETH_OP_NAK) {
+		u64 now = ktime_get_ns();
+
 		mpe_peer_alive(p, now);
+		mp_rift_answered(&q->rift, e, now, f->flags & MP_ETH_F_RETX);
 	}
 	if (f->op == MP_ETH_OP_NAK) {
-		mp_rift_answered(&q->rift, e, now,
-				 f->flags & MP_ETH_F_RETX);
 		st->naks++;
 		if (f->status == -EACCES)
 			st->refused++;
@@ -506,10 +505,6 @@ void mpe_rx_response(struct mpe *m, struct sk_buff *skb,
 		st->stale_responses++;
 		goto out;
 	}
-	/* the round trip: request to first part */
-	if (first)
-		mp_rift_answered(&q->rift, e, now,
-				 f->flags & MP_ETH_F_RETX);
 	if (f->op == MP_ETH_OP_READ_RESP || f->op == MP_ETH_OP_OWN_RESP) {
 		struct iov_iter it;
 

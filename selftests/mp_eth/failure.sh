@@ -110,7 +110,7 @@ down_write() {
 	_rc=$?
 	_tx1=$(cat $TXP)
 	diag "A: write in the outage: exit $_rc ($(tail -n 1 /tmp/down_w)), tx_packets $_tx0 -> $_tx1"
-	[ $_rc != 0 ] && [ "$_tx0" = "$_tx1" ]
+	[ -n "$_tx0" ] && [ $_rc != 0 ] && [ "$_tx0" = "$_tx1" ]
 }
 check "A: go" await_token 0 10 120
 sleep $((4 * K))
