@@ -77,8 +77,9 @@
 /*
  * A piece of small bios: at most this many bio_vecs and bytes. 16 KiB is
  * 12 frames at MTU 1500: the pieces of all MPB_WORKERS fill the transport's
- * window of 64 frames (per peer) three times, so that a piece of a busy
- * disk still ends within a few round trips.
+ * window (64 frames per peer at least, 192 at MTU 1500 on virtio-net) one
+ * to three times, so that a piece of a busy disk still ends within a few
+ * round trips.
  */
 #define MPB_PIECE_VECS		4
 #define MPB_PIECE_BYTES		SZ_16K

@@ -63,9 +63,9 @@ static uint entries = MP_RIFT_WINDOW;
 module_param(entries, uint, 0444);
 MODULE_PARM_DESC(entries, "RIFT entries per destination, at most its window of 64 (default 64)");
 
-static uint window_frames = MP_RIFT_MAX_PARTS;
+static uint window_frames;
 module_param(window_frames, uint, 0444);
-MODULE_PARM_DESC(window_frames, "frames in flight per destination, a read counting each part it expects and a write each part it sends; keep it below the receive rings of both ends (default 64, at most 512)");
+MODULE_PARM_DESC(window_frames, "frames in flight per destination, a read counting each part it expects and a write each part it sends; keep it below the receive rings of both ends (default 0: three quarters of the port's receive ring, at least 64, at most 512; reads back as the value in use)");
 
 static uint rto_initial_us = MP_RIFT_RTO_INITIAL / NSEC_PER_USEC;
 module_param(rto_initial_us, uint, 0444);
@@ -245,9 +245,8 @@ static int mpe_config_init(struct mpe_config *c)
 		return -EINVAL;
 	}
 	c->window_frames = window_frames;
-	if (!window_frames ||
-	    window_frames > MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS) {
-		pr_err("window_frames must be 1..%u\n",
+	if (window_frames > MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS) {
+		pr_err("window_frames must be 0..%u\n",
 		       MP_RIFT_MAX_ENTRIES * MP_ETH_READ_PARTS);
 		return -EINVAL;
 	}
@@ -474,9 +473,6 @@ static int __init mpe_init(void)
 	ret = mpe_peers_init(m);
 	if (ret)
 		goto err_free;
-	ret = mpe_memb_init(m);
-	if (ret)
-		goto err_free;
 	if (!mp_local_size()) {
 		pr_err("no pool device DRAM: load cmm_mp with mem= first\n");
 		ret = -ENODEV;
@@ -489,16 +485,22 @@ static int __init mpe_init(void)
 		goto err_free;
 	}
 	netdev_tracker_alloc(m->ndev, &m->ndev_tracker, GFP_KERNEL);
+	rtnl_lock();
+	mpe_update_mtu(m);
+	/* the peers' RIFTs are sized with it: before the first membership */
+	m->cfg.window_frames = mpe_window_frames(m);
+	rtnl_unlock();
+	/* what is in use, for whoever reads the parameter */
+	window_frames = m->cfg.window_frames;
+	ret = mpe_memb_init(m);
+	if (ret)
+		goto err_put;
 	mpe_memb_chips(m);
 	if (!m->cfg.discovery &&
 	    !ether_addr_equal(m->ndev->dev_addr, m->cfg.mac[m->cfg.devid]))
 		pr_info("%s has %pM, peers= lists %pM for devid %u\n",
 			m->cfg.netdev, m->ndev->dev_addr,
 			m->cfg.mac[m->cfg.devid], m->cfg.devid);
-	rtnl_lock();
-	mpe_update_mtu(m);
-	rtnl_unlock();
-
 	m->nb.notifier_call = mpe_netdev_event;
 	/* the handlers are in place before the notifier may remove them */
 	mpe_rx_start(m);
@@ -526,14 +528,16 @@ static int __init mpe_init(void)
 		ret = mpe_disc_start(m);
 		if (ret)
 			goto err_testdev;
-		pr_info("discovery on %s, %u bytes per frame, EtherTypes %#06x/%#06x, a dead peer fails after %llu ms\n",
-			m->cfg.netdev, mpe_max_payload(m), m->cfg.etype_data,
+		pr_info("discovery on %s, %u bytes per frame, %u frames in flight per peer, EtherTypes %#06x/%#06x, a dead peer fails after %llu ms\n",
+			m->cfg.netdev, mpe_max_payload(m),
+			m->cfg.window_frames, m->cfg.etype_data,
 			m->cfg.etype_ctrl,
 			mp_rift_fail_time(&m->cfg.rift) / NSEC_PER_MSEC);
 	} else {
-		pr_info("device %u of %u on %s, %u bytes per frame, EtherTypes %#06x/%#06x, first SN %#06x, a dead peer fails after %llu ms\n",
+		pr_info("device %u of %u on %s, %u bytes per frame, %u frames in flight per peer, EtherTypes %#06x/%#06x, first SN %#06x, a dead peer fails after %llu ms\n",
 			m->cfg.devid, m->cfg.nr_devs, m->cfg.netdev,
-			mpe_max_payload(m), m->cfg.etype_data,
+			mpe_max_payload(m), m->cfg.window_frames,
+			m->cfg.etype_data,
 			m->cfg.etype_ctrl, m->cfg.start_sn,
 			mp_rift_fail_time(&m->cfg.rift) / NSEC_PER_MSEC);
 	}

@@ -91,7 +91,7 @@ struct mpe_config {
 	u16 start_sn;
 	u32 mtu;
 	u32 entries;
-	u32 window_frames;		/* mp_rift_set_max_parts() */
+	u32 window_frames;		/* mp_rift_set_max_parts(); 0: sized */
 	struct mp_rift_params rift;
 	u64 gap_timeout;
 	u64 poll_ns;
@@ -405,6 +405,7 @@ static inline void mpe_xfer_end(struct mpe *m, struct list_head *done)
 }
 
 /* rq.c */
+u32 mpe_window_frames(struct mpe *m);
 int mpe_rq_init(struct mpe *m, struct mpe_rq *q, u16 dst);
 void mpe_rq_exit(struct mpe_rq *q);
 u32 mpe_rift_entries(struct mpe *m);

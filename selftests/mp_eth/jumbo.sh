@@ -9,14 +9,24 @@
 # frame counters must show about 6 times fewer frames. Then random
 # reads and writes of 1 B .. 8 MiB are verified at MTU 9000, and an MTU
 # change while mp_eth uses the port is refused with a clear message.
+# Each load sizes the window of frames in flight from the receive ring
+# and the frame size (192 frames of 1500 bytes, 64 of 9000); an explicit
+# window_frames= is kept.
 . /selftests/lib.sh
 . /selftests/mp_eth/mpe_lib.sh
 
-tap_plan 17
+tap_plan 20
 P=$(( (MP_HOST + 1) % MP_HOSTS ))
 OFF=$(region "$MP_HOST")
 LEN=$((8 * MIB))
 mtu() { cat /sys/class/net/eth0/mtu; }
+# window_frames in use: the parameter reads back what the load chose, and
+# the load message says it too
+win() {
+	test "$(cat /sys/module/mp_eth/parameters/window_frames)" = "$1" &&
+	dmesg | tail -n 50 | grep "mp_eth: device $MP_HOST of" | tail -n 1 |
+		grep -q ", $1 frames in flight per peer,"
+}
 frames() { echo $(( $(peer_stat "$P" tx) + $(peer_stat "$P" rx) )); }
 # xfer8: write 8 MiB of seed $1 to the peer, read it back: same checksum
 xfer8() {
@@ -33,6 +43,9 @@ check "eth0 up with MTU 9000 (vmrun --mtu 9000: virtio host_mtu)" \
 # --- capped to MTU 1500
 check "mp_eth with mtu=1500: 1468 bytes per frame" \
 	"mpe_load mtu=1500 && test \$(info_val max_payload) = 1468"
+# virtio-net's receive ring holds 256 (QEMU's rx_queue_size): 3/4 of it
+# when a frame fits 4 KiB, a third of that for frames of 9 KiB
+check "window sized from the receive ring: 192 frames of 1500 bytes" win 192
 # counted from before the barrier: the peer may start its transfer as
 # soon as it passed the barrier, before we do
 F0=$(frames)
@@ -47,6 +60,7 @@ check "mp_eth unloads" rmmod mp_eth
 # --- the port's MTU
 check "mp_eth with the port's MTU: 8968 bytes per frame" \
 	"load_mp_eth netdev=eth0 devid=$MP_HOST peers=$(mpe_macs) && test \$(info_val max_payload) = 8968"
+check "window sized from the receive ring: 64 frames of 9000 bytes" win 64
 F0=$(frames)
 check "barrier 3" barrier 3 120
 check "8 MiB written and read back at 8968 B/frame, checksums equal" xfer8 2
@@ -70,4 +84,6 @@ check "still 8968 bytes per frame and serving" \
 	"test \$(info_val max_payload) = 8968 && xfer8 3"
 check "barrier 5" barrier 5 120
 check "after unloading mp_eth the MTU can change" \
-	"rmmod mp_eth && ip link set eth0 mtu 1500 && test \$(mtu) = 1500 && rmmod cmm_mp"
+	"rmmod mp_eth && ip link set eth0 mtu 1500 && test \$(mtu) = 1500"
+check "an explicit window_frames is kept as given" \
+	"load_mp_eth netdev=eth0 devid=$MP_HOST peers=$(mpe_macs) window_frames=100 && win 100 && rmmod mp_eth && rmmod cmm_mp"
