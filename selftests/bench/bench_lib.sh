@@ -69,7 +69,14 @@ bench_devs_up() { mpctl list -D | tr -d ' \n' | grep -o '"state":"up"' | wc -l; 
 bench_poll_tcp() {
 	echo "${BENCH_POLL_US:-0}" > /proc/sys/net/core/busy_read &&
 	echo "${BENCH_POLL_US:-0}" > /proc/sys/net/core/busy_poll &&
-	info polling "mp_eth poll_us=${BENCH_POLL_US:-default}, TCP net.core.busy_read/busy_poll=${BENCH_POLL_US:-0}"
+	info polling "mp_eth poll_us=${BENCH_POLL_US:-default}, TCP net.core.busy_read/busy_poll=${BENCH_POLL_US:-0}" &&
+	bench_window
+}
+
+# bench_window: the frames mp_eth keeps in flight per peer, as it sized
+# them from the receive ring (window_frames reads back the value in use)
+bench_window() {
+	info window "mp_eth window_frames=$(cat /sys/module/mp_eth/parameters/window_frames) frames in flight per peer"
 }
 
 # bench_pool: cmm_mp + mp_eth with discovery on eth0, wait for a formed

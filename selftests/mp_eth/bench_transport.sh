@@ -141,6 +141,7 @@ else
 	info mpe_datapath "absent: the module has no $DP"
 fi
 info mpe_payload_per_frame "$(info_val max_payload) B (mp_eth max_payload, MTU ${MP_MTU:-1500})"
+info mpe_window "$(cat /sys/module/mp_eth/parameters/window_frames) frames in flight per peer (mp_eth window_frames)"
 info rxe_payload_per_frame "$(ibv_devinfo -d rxe0 | awk '$1 == "active_mtu:" { print $2 }') B (RoCE active_mtu)"
 info mpe_polling "poll_us=$POLL_US (a request busy-polls for its response up to this long)"
 info rxe_polling "perftest busy-polls its completion queue"
