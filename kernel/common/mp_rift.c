@@ -219,6 +219,23 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
  * An entry expecting nr_parts responses (the bits of parts_done) and
  * counting nr_frames frames against max_parts.
  */
+/*
+ * Frames a destination may count now: max_parts while its round trip is
+ * short, no more than the fixed MP_RIFT_MAX_PARTS once its smoothed round
+ * trip passed a quarter of the timeout floor. A window sized to the
+ * receive ring is only as good as the receiver that drains the ring: a
+ * slow one (a loaded host, a debug kernel) turns it into queueing, and
+ * queueing near the timeout into retransmissions nobody needed, which
+ * load it more. Back under the limit, the whole window is used again.
+ */
+static unsigned int rift_max_parts(const struct mp_rift *r,
+				   const struct mp_rift_peer *pp)
+{
+	if (r->max_parts > MP_RIFT_MAX_PARTS && pp->srtt > r->p.rto_min / 4)
+		return MP_RIFT_MAX_PARTS;
+	return r->max_parts;
+}
+
 static int rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 		      unsigned int nr_parts, unsigned int nr_frames,
 		      struct mp_rift_entry **ep)
@@ -248,7 +265,7 @@ static int rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 		return -EAGAIN;
 	if (r->free_head == NO_ENTRY)
 		return -ENOSPC;
-	if (pp->parts + nr_frames > r->max_parts)
+	if (pp->parts + nr_frames > rift_max_parts(r, pp))
 		return -EAGAIN;
 
 	e = &r->ent[r->free_head];

@@ -73,7 +73,8 @@ void mpe_transport_reset(struct mpe *m, int err)
  * quarter more data per second in 1 MiB requests than 64, with no
  * retransmission; at MTU 9000, 192 frames of 9 KiB queued long enough
  * for retransmissions nobody needed, and the rule gives 64 there
- * (runs/prof-20261207T1810Z).
+ * (runs/prof-20261207T1810Z). A destination whose round trip grows gets
+ * 64 frames until it shrinks again (mp_rift's rift_max_parts()).
  *
  * Return: an explicit window_frames as it is, else the above.
  */

@@ -655,6 +655,51 @@ static struct mp_frame read_req(const struct mp_rift_entry *e, u32 len,
 }
 
 /*
+ * A window larger than the fixed 64 frames holds while the destination's
+ * smoothed round trip stays under a quarter of the timeout floor, shrinks
+ * to 64 past it, and grows back once the round trip is short again.
+ */
+static void test_window_shrinks_on_slow_peer(void **state)
+{
+	struct mp_rift *r = setup(MP_RIFT_DEFAULT_ENTRIES, 100);
+	struct mp_rift_entry *e[24], *x;
+	unsigned int i, n;
+
+	assert_int_equal(mp_rift_set_max_parts(r, 192), 0);
+	/* unmeasured, then a 1 ms round trip: 24 reads of 8 parts fit */
+	round_trip(r, 1, 0, 1 * MS);
+	for (i = 0; i < 24; i++)
+		assert_int_equal(mp_rift_alloc_parts(r, 1, 0, NULL, 8, &e[i]),
+				 0);
+	assert_int_equal(mp_rift_alloc(r, 1, 0, NULL, &x), -EAGAIN);
+	for (i = 0; i < 24; i++)
+		mp_rift_free(r, e[i]);
+	/* round trips of 20 ms, past 50 ms / 4: 64 frames, 8 reads */
+	for (i = 0; i < 8; i++)
+		round_trip(r, 1, 100 * MS * (i + 1), 100 * MS * (i + 1) + 20 * MS);
+	assert_true(r->peer[1].srtt > MP_RIFT_RTO_MIN / 4);
+	for (n = 0; n < 24; n++)
+		if (mp_rift_alloc_parts(r, 1, 0, NULL, 8, &e[n]))
+			break;
+	assert_int_equal(n, 8);
+	/* other destinations keep the whole window */
+	assert_int_equal(mp_rift_alloc_parts(r, 2, 0, NULL, 8, &x), 0);
+	mp_rift_free(r, x);
+	for (i = 0; i < n; i++)
+		mp_rift_free(r, e[i]);
+	/* short round trips again: the whole window */
+	for (i = 0; i < 40; i++)
+		round_trip(r, 1, 10 * MS * (i + 300), 10 * MS * (i + 300) + MS);
+	assert_true(r->peer[1].srtt <= MP_RIFT_RTO_MIN / 4);
+	for (n = 0; n < 24; n++)
+		if (mp_rift_alloc_parts(r, 1, 0, NULL, 8, &e[n]))
+			break;
+	assert_int_equal(n, 24);
+	for (i = 0; i < n; i++)
+		mp_rift_free(r, e[i]);
+}
+
+/*
  * A read in parts: the parts it expects count against the destination's
  * budget (64 response frames by default), its parts match by index, each
  * is taken once, and the entry is complete with the last one missing.
@@ -832,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_write_parts),
 		cmocka_unit_test(test_backoff_and_failure),
 		cmocka_unit_test(test_rtt_estimator),
+		cmocka_unit_test(test_window_shrinks_on_slow_peer),
 		cmocka_unit_test(test_which_copy),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_poll_many),
