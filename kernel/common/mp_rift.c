@@ -216,10 +216,6 @@ int mp_rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 }
 
 /*
- * An entry expecting nr_parts responses (the bits of parts_done) and
- * counting nr_frames frames against max_parts.
- */
-/*
  * Frames a destination may count now: max_parts while its round trip is
  * short, no more than the fixed MP_RIFT_MAX_PARTS once its smoothed round
  * trip passed a quarter of the timeout floor. A window sized to the
@@ -236,6 +232,10 @@ static unsigned int rift_max_parts(const struct mp_rift *r,
 	return r->max_parts;
 }
 
+/*
+ * An entry expecting nr_parts responses (the bits of parts_done) and
+ * counting nr_frames frames against rift_max_parts().
+ */
 static int rift_alloc(struct mp_rift *r, u16 dst, u64 now, void *ctx,
 		      unsigned int nr_parts, unsigned int nr_frames,
 		      struct mp_rift_entry **ep)

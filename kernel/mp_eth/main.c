@@ -125,19 +125,25 @@ u32 mpe_rx_payload(struct mpe *m)
 	return READ_ONCE(m->rx_payload);
 }
 
+/* The largest L2 payload we send on the port: its MTU, capped by mtu=. */
+u32 mpe_port_l2(struct mpe *m)
+{
+	u32 l2 = READ_ONCE(m->port_mtu);
+
+	return m->cfg.mtu && m->cfg.mtu < l2 ? m->cfg.mtu : l2;
+}
+
 /*
  * The largest payload we send: what the port carries, capped by mtu= and
  * by the smallest MTU of the pool's members (discovery).
  */
 u32 mpe_max_payload(struct mpe *m)
 {
-	u32 l2 = READ_ONCE(m->port_mtu), pool;
+	u32 l2 = mpe_port_l2(m), pool;
 
 	rcu_read_lock();
 	pool = rcu_dereference(m->memb)->mtu;
 	rcu_read_unlock();
-	if (m->cfg.mtu && m->cfg.mtu < l2)
-		l2 = m->cfg.mtu;
 	if (pool && pool < l2)
 		l2 = pool;
 	/* room for the authentication trailer whenever a key is held */

@@ -336,6 +336,7 @@ struct mpe_xfer {
 };
 
 /* main.c */
+u32 mpe_port_l2(struct mpe *m);
 u32 mpe_max_payload(struct mpe *m);
 u32 mpe_rx_payload(struct mpe *m);
 

@@ -83,7 +83,7 @@ u32 mpe_window_frames(struct mpe *m)
 	const struct ethtool_ops *ops = m->ndev->ethtool_ops;
 	struct kernel_ethtool_ringparam kring = {};
 	struct ethtool_ringparam ring = {};
-	u32 l2 = READ_ONCE(m->port_mtu), n;
+	u32 n;
 
 	ASSERT_RTNL();
 	if (m->cfg.window_frames)
@@ -92,9 +92,8 @@ u32 mpe_window_frames(struct mpe *m)
 		return MP_RIFT_MAX_PARTS;
 	ops->get_ringparam(m->ndev, &ring, &kring, NULL);
 	/* the pool's frames are no larger than mtu= makes them */
-	if (m->cfg.mtu && m->cfg.mtu < l2)
-		l2 = m->cfg.mtu;
-	n = ring.rx_pending / 4 * 3 / DIV_ROUND_UP(l2 + ETH_HLEN, SZ_4K);
+	n = ring.rx_pending / 4 * 3 /
+	    DIV_ROUND_UP(mpe_port_l2(m) + ETH_HLEN, SZ_4K);
 	return clamp_t(u32, n, MP_RIFT_MAX_PARTS,
 		       MP_RIFT_WINDOW * MP_ETH_READ_PARTS);
 }
