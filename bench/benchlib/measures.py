@@ -69,6 +69,12 @@ RATIOS = [
      kp + "far_mpb_s", kp + "far_nbd_s", "new")
     for mtu, kp in MTUS
 ] + [
+    # the same work swapping to a RAM disk in the guest (no network): the
+    # lowest ratio to NBD any swap device can reach in this guest
+    ("far memory%s: swap on a RAM disk in the guest / on NBD: completion time" % _at(mtu),
+     kp + "far_ram_s", kp + "far_nbd_s", "floor")
+    for mtu, kp in MTUS
+] + [
     ("3 hosts: 8 MiB read from 2 peers at once, ours / Soft-RoCE",
      "hosts3_mpe_read_2peer_MiBps", "hosts3_rxe_read_2peer_MiBps", "hosts"),
     ("3 hosts: 8 MiB read from 1 peer, ours / Soft-RoCE",

@@ -9,8 +9,10 @@
 # written file in host 1's RAM), alternating for BENCH_ROUNDS rounds; the
 # completion time of each is a sample (far_mpb_s, far_nbd_s), with the
 # frames and bytes of eth0 and the pages swapped out during it. Both sides
-# poll alike (bench_pool). Correctness: every word read back right, and
-# every run swapped.
+# poll alike (bench_pool). Each round also swaps to a RAM disk in the
+# guest itself (brd, far_ram_s): the time of the same work with no
+# network at all, the floor any swap device can reach in this guest.
+# Correctness: every word read back right, and every run swapped.
 . /selftests/lib.sh
 . /selftests/bench/bench_lib.sh
 
@@ -52,7 +54,7 @@ far_run() {
 	return $_r
 }
 
-tap_plan $((6 + 2 * BENCH_ROUNDS))
+tap_plan $((7 + 3 * BENCH_ROUNDS))
 check "pool of 2 formed" bench_pool
 check "10.77.0.1 on eth0" bench_ip
 check "cgroup v2 with the memory controller, memory.max=$LIMIT" \
@@ -60,7 +62,9 @@ check "cgroup v2 with the memory controller, memory.max=$LIMIT" \
 check "segment $SEG of host 1 online as blk: /dev/mpb$SEG" \
 	"bench_online_as $SEG blk && test -b /dev/mpb$SEG"
 check "NBD: /dev/nbd0 from host 1" "barrier 2 300 && bench_nbd"
-info far_setup "farmem -s $MB (MiB) -p $PASSES in a cgroup with memory.max=$LIMIT; swap on /dev/mpb$SEG or /dev/nbd0 (a fully written file in the peer's RAM)"
+check "RAM disk /dev/ram0 of $((2 * MB)) MiB in this guest (brd)" \
+	"modprobe brd rd_nr=1 rd_size=$((2 * MB * 1024)) && test -b /dev/ram0"
+info far_setup "farmem -s $MB (MiB) -p $PASSES in a cgroup with memory.max=$LIMIT; swap on /dev/mpb$SEG or /dev/nbd0 (a fully written file in the peer's RAM), and on /dev/ram0 (brd in this guest: no network)"
 for r in $ROUNDS; do
 	if [ -b /dev/mpb$SEG ]; then
 		check "round $r: swap on /dev/mpb$SEG: $MB MiB working set, every word verified" \
@@ -69,6 +73,7 @@ for r in $ROUNDS; do
 		fail "round $r: swap on /dev/mpb$SEG: no such device"
 	fi
 	check "round $r: swap on NBD: $MB MiB working set, every word verified" far_run nbd /dev/nbd0
+	check "round $r: swap on /dev/ram0: $MB MiB working set, every word verified" far_run ram /dev/ram0
 done
 check "barrier: done" "nbd-client -d /dev/nbd0; barrier 3 3000"
 bench_emit
