@@ -5,8 +5,8 @@
  * The CMM-MP paper's "memory as ramdisk": segment N of the pool, backed by
  * another host's DRAM, as a blk-mq disk fit for swap or a filesystem.
  *
- * Submitted requests. A request that is one piece (below) of what the
- * backend takes at once, to a segment with one copy on another device,
+ * Submitted requests. A request that is one piece (below), to a segment
+ * with one copy on another device,
  * is started from ->queue_rq() itself (mp_remote_submit(), which does not
  * sleep) and ended from the transport's receive path (mpb_io_done()): no
  * worker, no context switch and no wake-up on its way, and as many in
@@ -75,14 +75,17 @@
 #define MPB_ZERO_PAGES		16
 #define MPB_MAX_SECTORS		(MPB_MAX_BYTES >> SECTOR_SHIFT)
 /*
- * A piece of small bios: at most this many bio_vecs and bytes. 16 KiB is
- * 12 frames at MTU 1500: the pieces of all MPB_WORKERS fill the transport's
- * window (64 frames per peer at least, 192 at MTU 1500 on virtio-net) one
- * to three times, so that a piece of a busy disk still ends within a few
+ * A piece of small bios: at most this many bio_vecs and bytes. Swap
+ * reads in clusters of up to 8 pages (page-cluster 3) and writes out
+ * runs of up to 128: 64 KiB takes a read cluster whole, submitted from
+ * ->queue_rq() in one round trip, and a run in 8 pieces. 64 KiB is 45
+ * frames at MTU 1500: the pieces of all MPB_WORKERS fill the transport's
+ * window (64 frames per peer at least, 192 at MTU 1500 on virtio-net) a
+ * few times over, so that a piece of a busy disk still ends within a few
  * round trips.
  */
-#define MPB_PIECE_VECS		4
-#define MPB_PIECE_BYTES		SZ_16K
+#define MPB_PIECE_VECS		16
+#define MPB_PIECE_BYTES		SZ_64K
 
 /**
  * struct mpb_dev - /dev/mpb<N>

@@ -213,6 +213,8 @@ struct mpe_drops {
  *	DRAM (responder), and to make received frames linear
  * @payload_bytes: bytes of the transfers this host finished (requester)
  * @submitted: transfers started without a waiting caller (submit.c)
+ * @submit_partial: of those, started only in part: failed with -EAGAIN
+ *	or -ENOMEM once the part was done, for the caller to do again
  *
  * copied_bytes / payload_bytes over both ends of a transfer is the number
  * of copies each byte costs.
@@ -223,6 +225,7 @@ struct mpe_dp {
 	atomic64_t copied_bytes;
 	atomic64_t payload_bytes;
 	atomic64_t submitted;
+	atomic64_t submit_partial;
 };
 
 /**

@@ -288,16 +288,52 @@ static int mpe_xfer_refuse(struct mpe_xfer *x, int err)
 	return err;
 }
 
+/*
+ * The issue of submitted transfer @x is done, @issued of its bytes in
+ * flight, @err what stopped it short: drop the count it held. None in
+ * flight: it is the caller's again, with the error. Some: it fails with
+ * @err once they are done (its caller does it all again where it can
+ * wait), and if they are done already it ends here.
+ */
+static int mpe_xfer_issued(struct mpe *m, struct mpe_xfer *x, u32 issued,
+			   int err)
+{
+	struct mpe_rq *q = x->q;
+	LIST_HEAD(done);
+
+	spin_lock_bh(&q->lock);
+	if (!issued) {
+		x->outstanding = 0;
+		err = err ?: x->error ?: -EIO;
+		spin_unlock_bh(&q->lock);
+		return err;
+	}
+	if (err) {
+		atomic64_inc(&m->dp.submit_partial);
+		if (!x->error)
+			x->error = err;
+	}
+	if (!--x->outstanding)
+		list_add_tail(&x->done_node, &q->done);
+	list_splice_init(&q->done, &done);
+	spin_unlock_bh(&q->lock);
+	mpe_xfer_end(m, &done);
+	return 0;
+}
+
 /**
  * mpe_xfer_issue() - check the transfer @x describes and send its frames
  * @m: the transport
  * @x: the transfer
- * @nowait: for a caller that cannot sleep (submit.c): allocate without
- *	waiting, and give up rather than wait for room in the RIFT; @x must
- *	then be one request (mpe_build())
+ * @nowait: for a caller that cannot sleep (submit.c, @x->io set):
+ *	allocate without waiting, and give up rather than wait for room in
+ *	the RIFT
  *
  * @x is in flight (x->q set) until mpe_xfer_wait(), or with @nowait until
  * mpe_xfer_end(). An error before any frame went out is left in x->error.
+ * With @nowait, a transfer that could only be started in part (the RIFT
+ * filled up, or memory ran out, after its first request) fails with that
+ * error once the part in flight is done (mpe_xfer_issued()).
  *
  * Return: 0, or with @nowait the error that left nothing of @x in flight
  * (0: it is in flight and @x no longer the caller's).
@@ -358,6 +394,13 @@ int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
 
 	x->q = q;
 	init_waitqueue_head(&x->wq);
+	/*
+	 * A submitted transfer is over, and freed, when its last frame
+	 * finished: until its issue is done it holds a count of its own, so
+	 * that the frames of its first requests cannot end it meanwhile.
+	 */
+	if (nowait)
+		x->outstanding = 1;
 	__skb_queue_head_init(&tx);
 	__skb_queue_head_init(&frames);
 	/* the stride of parts: one frame's payload, as it fits 16 bits */
@@ -437,9 +480,9 @@ int mpe_xfer_issue(struct mpe *m, struct mpe_xfer *x, bool nowait)
 	 */
 	if (waited && wq_has_sleeper(&q->wq))
 		wake_up(&q->wq);
-	/* in flight, @x may be over already: not touched again */
 	if (nowait)
-		return issued ? 0 : err ? err : x->error;
+		return mpe_xfer_issued(m, x, issued, err);
+	/* in flight, @x may be over already: not touched again */
 	x->issue_err = err;
 	return 0;
 }

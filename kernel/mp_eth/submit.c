@@ -4,11 +4,14 @@
  *
  * A block device's ->queue_rq() must not sleep, and a worker that sleeps
  * in mpe_xfer() for each request costs two context switches and a wake-up
- * per request. mpe_xfer_submit() starts a transfer of one request (up to
- * MP_ETH_READ_PARTS frames of payload) from such a caller: its frames are
- * allocated without waiting, and when the destination's RIFT has no room
- * it is not started at all (the caller then hands it to a context that can
- * wait). Once started it is the requester's like any other transfer:
+ * per request. mpe_xfer_submit() starts a transfer from such a caller: its
+ * frames are allocated without waiting, and when the destination's RIFT
+ * has no room for its first request it is not started at all (the caller
+ * then hands it to a context that can wait); when it has none for a later
+ * one, the transfer fails with -EAGAIN once the requests that went out
+ * are done (mpe_xfer_issued(), counted in submit_partial), and the caller
+ * does it all again where it can wait. Once started it is the
+ * requester's like any other transfer:
  * retransmitted, timed out, failed by a new generation. Its last frame to
  * finish puts it on its destination's done list (mpe_entry_done()); the
  * receive path, the timer or the reset takes that list under the lock and
@@ -27,17 +30,24 @@
  * @m: the transport
  * @io: the access (struct mp_backend_io)
  *
- * Return: 0 (mp_backend_io_done() follows), or -errno with nothing
- * started: -E2BIG for more than one request's bytes, -ENOMEM, -EAGAIN
+ * Return: 0 (mp_backend_io_done() follows, with -EAGAIN or -ENOMEM for
+ * a transfer started only in part), or -errno with nothing started:
+ * -E2BIG for more frames than the window always holds, -ENOMEM, -EAGAIN
  * when the destination's RIFT is full, or mpe_xfer()'s error at once.
  */
 int mpe_xfer_submit(struct mpe *m, struct mp_backend_io *io)
 {
 	u32 stride = min_t(u32, mpe_max_payload(m), U16_MAX);
+	size_t frames = DIV_ROUND_UP(iov_iter_count(io->iter), stride);
 	struct mpe_xfer *x;
 	int ret;
 
-	if (iov_iter_count(io->iter) > (size_t)stride * MP_ETH_READ_PARTS)
+	/*
+	 * No more frames than the window holds whatever the round trip (64,
+	 * rq.c): a larger transfer would start only in part, and be done
+	 * again, whenever the window is busy.
+	 */
+	if (frames > min_t(u32, m->cfg.window_frames, MP_RIFT_MAX_PARTS))
 		return -E2BIG;
 	x = kzalloc(sizeof(*x), GFP_NOWAIT | __GFP_NOWARN);
 	if (!x)

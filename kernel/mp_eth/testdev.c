@@ -264,13 +264,14 @@ static const struct attribute_group mpe_drops_group = {
 /*
  * /sys/class/misc/mp_eth/datapath/: what moving the bytes costs
  * (struct mpe_dp): frames each way, bytes copied, bytes delivered,
- * transfers started without a waiting caller.
+ * transfers started without a waiting caller, and those only in part.
  */
 MPE_COUNTER_ATTR(frames_tx, &mpe_test_m->dp.frames_tx);
 MPE_COUNTER_ATTR(frames_rx, &mpe_test_m->dp.frames_rx);
 MPE_COUNTER_ATTR(copied_bytes, &mpe_test_m->dp.copied_bytes);
 MPE_COUNTER_ATTR(payload_bytes, &mpe_test_m->dp.payload_bytes);
 MPE_COUNTER_ATTR(submitted, &mpe_test_m->dp.submitted);
+MPE_COUNTER_ATTR(submit_partial, &mpe_test_m->dp.submit_partial);
 
 static struct attribute *mpe_dp_attrs[] = {
 	&dev_attr_frames_tx.attr,
@@ -278,6 +279,7 @@ static struct attribute *mpe_dp_attrs[] = {
 	&dev_attr_copied_bytes.attr,
 	&dev_attr_payload_bytes.attr,
 	&dev_attr_submitted.attr,
+	&dev_attr_submit_partial.attr,
 	NULL
 };
 

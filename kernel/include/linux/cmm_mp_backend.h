@@ -103,8 +103,10 @@ struct mp_backend_peer {
  * @submit: optional; start the read or write @io describes without
  *	sleeping, for a caller that cannot wait (a block device's
  *	->queue_rq()): 0, and the backend calls mp_backend_io_done() once,
- *	from any context, when none of its frames is in flight; or -errno
- *	with nothing started and no call: -EAGAIN (no room in flight now),
+ *	from any context, when none of its frames is in flight (with
+ *	-EAGAIN or -ENOMEM for an access the backend could start only in
+ *	part: the caller does it again where it can wait); or -errno with
+ *	nothing started and no call: -EAGAIN (no room in flight now),
  *	-E2BIG (larger than the backend takes at once), -ENOMEM, or what
  *	@read or @write would have returned at once
  */
