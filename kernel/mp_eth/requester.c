@@ -301,13 +301,12 @@ static int mpe_xfer_issued(struct mpe *m, struct mpe_xfer *x, u32 issued,
 	struct mpe_rq *q = x->q;
 	LIST_HEAD(done);
 
-	spin_lock_bh(&q->lock);
+	/* no entry ever named @x: nothing else can see it */
 	if (!issued) {
 		x->outstanding = 0;
-		err = err ?: x->error ?: -EIO;
-		spin_unlock_bh(&q->lock);
-		return err;
+		return err ?: x->error ?: -EIO;
 	}
+	spin_lock_bh(&q->lock);
 	if (err) {
 		atomic64_inc(&m->dp.submit_partial);
 		if (!x->error)
