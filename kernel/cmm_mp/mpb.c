@@ -64,6 +64,7 @@
 
 #include "cmm_mp.h"
 #include "remote.h"
+#include "mpb.h"
 
 #define MPB_HW_QUEUES		4
 #define MPB_QUEUE_DEPTH		64
@@ -95,12 +96,14 @@
  * @tags: blk-mq tag set
  * @disk: the disk (its queue's queuedata is this)
  * @wq: the workers that serve requests (WQ_MEM_RECLAIM: swap)
+ * @ra: read-ahead of sequential reads (mpb_ra.c); NULL in sharing mode
  */
 struct mpb_dev {
 	struct mp_remote *r;
 	struct blk_mq_tag_set tags;
 	struct gendisk *disk;
 	struct workqueue_struct *wq;
+	struct mpb_ra *ra;
 };
 
 /* blk-mq driver data of each request */
@@ -111,6 +114,8 @@ struct mpb_cmd {
 	struct iov_iter it;
 	/* the bio_vecs of a piece of small bios */
 	struct bio_vec bv[MPB_PIECE_VECS];
+	/* a read the read-ahead serves */
+	struct mpb_ra_wait ra;
 };
 
 /* bio_vecs of @bio from its position (a clone's bi_vcnt says nothing) */
@@ -181,6 +186,9 @@ static int mpb_rw(struct mpb_dev *b, struct mpb_cmd *cmd, struct request *rq,
 				   &it, write);
 		if (ret)
 			return ret;
+		if (write)
+			mpb_ra_written(b->ra, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+				       len);
 	} while (blk_update_request(rq, BLK_STS_OK, len));
 	return 0;
 }
@@ -238,6 +246,10 @@ static void mpb_work(struct work_struct *work)
 		break;
 	}
 	memalloc_noio_restore(noio);
+	/* what is left of a write, failed or not, may have changed */
+	if (op_is_write(req_op(rq)))
+		mpb_ra_written(b->ra, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+			       blk_rq_bytes(rq));
 	if (ret)
 		pr_err_ratelimited("%s: %s of %u bytes at sector %llu failed: %d\n",
 				   b->disk->disk_name, blk_op_str(req_op(rq)),
@@ -259,10 +271,57 @@ static void mpb_io_done(struct mp_backend_io *io, int err)
 	struct request *rq = blk_mq_rq_from_pdu(cmd);
 	struct mpb_dev *b = rq->q->queuedata;
 
+	if (io->write)
+		mpb_ra_written(b->ra, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+			       blk_rq_bytes(rq));
 	if (err)
 		queue_work(b->wq, &cmd->work);
 	else
 		blk_mq_end_request(rq, BLK_STS_OK);
+}
+
+/* The end of a read that waited for the read-ahead (mpb_ra_read()). */
+static void mpb_ra_done(struct mpb_ra_wait *w, int err)
+{
+	struct mpb_cmd *cmd = container_of(w, struct mpb_cmd, ra);
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct mpb_dev *b = rq->q->queuedata;
+
+	if (err)
+		queue_work(b->wq, &cmd->work);
+	else
+		blk_mq_end_request(rq, BLK_STS_OK);
+}
+
+/*
+ * Serve a read of one piece from the read-ahead, or fetch what follows it.
+ * Return: whether the read was taken (ended, or ended by mpb_ra_done()).
+ */
+static bool mpb_read_ahead(struct mpb_dev *b, struct mpb_cmd *cmd,
+			   struct request *rq)
+{
+	u32 len = blk_rq_bytes(rq);
+
+	/*
+	 * A mirrored segment, or one of ours, has nothing to fetch ahead; a
+	 * stale or lost one must fail its reads, not serve them from buffers.
+	 */
+	if (!b->ra || READ_ONCE(b->r->nr_legs) != 1 || !b->r->leg[0].chip_id ||
+	    READ_ONCE(b->r->stale) || READ_ONCE(b->r->leg[0].lost) ||
+	    !mpb_ra_fits(len) || mpb_piece(cmd, rq, &cmd->it, false) != len)
+		return false;
+	cmd->ra.pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	cmd->ra.len = len;
+	cmd->ra.to = &cmd->it;
+	switch (mpb_ra_read(b->ra, b->r, &cmd->ra)) {
+	case MPB_RA_COPIED:
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return true;
+	case MPB_RA_QUEUED:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /*
@@ -302,6 +361,11 @@ static blk_status_t mpb_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_NOTSUPP;
 	}
 	blk_mq_start_request(rq);
+	if (op_is_write(req_op(rq)))
+		mpb_ra_written(b->ra, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+			       blk_rq_bytes(rq));
+	else if (mpb_read_ahead(b, cmd, rq))
+		return BLK_STS_OK;
 	/* what cannot be submitted here is a worker's, which may sleep */
 	if (req_op(rq) == REQ_OP_WRITE_ZEROES ||
 	    mpb_submit(b, cmd, rq, req_op(rq) == REQ_OP_WRITE))
@@ -348,6 +412,11 @@ static void mpb_release(struct gendisk *disk, fmode_t mode)
 	if (b->r)
 		mp_remote_close(b->r);
 }
+
+static const struct attribute_group *mpb_groups[] = {
+	&mpb_ra_group,
+	NULL
+};
 
 static void mpb_free_disk(struct gendisk *disk)
 {
@@ -400,6 +469,13 @@ static int mpb_add(struct mp_remote *r)
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	if (!r->shared) {
+		b->ra = mpb_ra_alloc(r->size, mpb_ra_done);
+		if (IS_ERR(b->ra)) {
+			ret = PTR_ERR(b->ra);
+			goto err_wq;
+		}
+	}
 
 	b->tags.ops = &mpb_mq_ops;
 	b->tags.nr_hw_queues = min_t(unsigned int, num_online_cpus(),
@@ -411,7 +487,7 @@ static int mpb_add(struct mp_remote *r)
 	b->tags.driver_data = b;
 	ret = blk_mq_alloc_tag_set(&b->tags);
 	if (ret)
-		goto err_wq;
+		goto err_ra;
 
 	disk = blk_mq_alloc_disk(&b->tags, b);
 	if (IS_ERR(disk)) {
@@ -426,7 +502,9 @@ static int mpb_add(struct mp_remote *r)
 	set_capacity(disk, r->size >> SECTOR_SHIFT);
 	mpb_limits(disk->queue);
 
-	ret = add_disk(disk);
+	/* for its attributes (mpb_ra_group); the block layer uses none */
+	dev_set_drvdata(disk_to_dev(disk), b->ra);
+	ret = device_add_disk(NULL, disk, mpb_groups);
 	if (ret)
 		goto err_disk;
 	r->mpb = b;
@@ -438,6 +516,8 @@ err_disk:
 	put_disk(disk);
 err_tags:
 	blk_mq_free_tag_set(&b->tags);
+err_ra:
+	mpb_ra_free(b->ra);
 err_wq:
 	destroy_workqueue(b->wq);
 err_free:
@@ -463,6 +543,9 @@ static void mpb_del(struct mp_remote *r)
 	dev_info(disk_to_dev(disk), "removed\n");
 	/* writeback, fail new I/O, wait for the requests in flight */
 	del_gendisk(disk);
+	/* and for the read-ahead's fetches, which no request waits for */
+	mpb_ra_free(b->ra);
+	b->ra = NULL;
 	mutex_lock(&disk->open_mutex);
 	b->r = NULL;
 	mutex_unlock(&disk->open_mutex);

@@ -8,7 +8,9 @@
 # of host 1's device) and to NBD from host 1 over the same link (a fully
 # written file in host 1's RAM), alternating for BENCH_ROUNDS rounds; the
 # completion time of each is a sample (far_mpb_s, far_nbd_s), with the
-# frames and bytes of eth0 and the pages swapped out during it. Both sides
+# frames and bytes of eth0 and the pages swapped out during it, and for
+# /dev/mpb what its read-ahead served (far_mpb_ra_hits, _waits, _misses,
+# _fetch_bytes). Both sides
 # poll alike (bench_pool). Each round also swaps to a RAM disk in the
 # guest itself (brd, far_ram_s): the time of the same work with no
 # network at all, the floor any swap device can reach in this guest.
@@ -33,14 +35,23 @@ if [ "$MP_HOST" = 1 ]; then
 	exit 0
 fi
 
+# ra_snap DEV FILE: /dev/mpb's read-ahead counters (pool.rst), if DEV has them
+RA_COUNTERS="hits waits misses fetch_bytes"
+ra_snap() {
+	: > "$2"
+	[ -d "/sys/block/${1#/dev/}/ra" ] || return 0
+	for _c in $RA_COUNTERS; do echo "$_c $(cat "/sys/block/${1#/dev/}/ra/$_c")"; done > "$2"
+}
 # far_run PREFIX DEV: farmem in the cgroup with swap on DEV; its time
 far_run() {
 	mkswap "$2" >&2 && swapon "$2" || return 1
 	_sw0=$(awk '$1 == "pswpout" { print $2 }' /proc/vmstat)
+	ra_snap "$2" /tmp/far.ra0
 	wire_snap /tmp/far.wire0
 	sh -c "echo \$\$ > $CG/cgroup.procs && exec farmem -s $MB -p $PASSES" > /tmp/far.out 2>&1
 	_r=$?
 	wire_snap /tmp/far.wire1
+	ra_snap "$2" /tmp/far.ra1
 	cat /tmp/far.out >&2
 	_sw=$(($(awk '$1 == "pswpout" { print $2 }' /proc/vmstat) - _sw0))
 	diag "$1: $_sw pages swapped out"
@@ -50,6 +61,11 @@ far_run() {
 		res "far_$1_s" "$(sed -n 's/.* seconds \([0-9.]*\) .*/\1/p' /tmp/far.out)"
 		wire_res "far_$1" /tmp/far.wire0 /tmp/far.wire1
 		res "far_$1_swapped_pages" "$_sw"
+		# the swap-in reads its read-ahead served (far_mpb_ra_*)
+		awk 'NR == FNR { a[$1] = $2; next } { print $1, $2 - a[$1] }' \
+			/tmp/far.ra0 /tmp/far.ra1 | while read -r _c _v; do
+			res "far_$1_ra_$_c" "$_v"
+		done
 	fi
 	return $_r
 }

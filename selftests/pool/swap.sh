@@ -11,6 +11,10 @@
 #    4 KiB and 64 KiB requests are started from ->queue_rq() (mp_eth's
 #    datapath/submitted) and read back right, and that BLKZEROOUT
 #    (REQ_OP_WRITE_ZEROES) zeroes what it is given;
+#  - checks the read-ahead: sequential reads served from its buffers and
+#    read back equal, bytes written after it fetched them read back new
+#    (the buffers invalidated), random reads fetching nothing, ra_kb=0
+#    turning it off;
 #  - swaps on it: a process in a cgroup with memory.max 32 MiB fills
 #    64 MiB with a per-page pattern and verifies every page; pswpout,
 #    the disk's own sector counters and the transport's frames to B show
@@ -54,18 +58,72 @@ oom_kills() { awk '$1 == "oom_kill" { print $2 }' $CG/memory.events; }
 DP=/sys/class/misc/mp_eth/datapath
 # submitted_rw BS N SEEK: N O_DIRECT writes of BS at SEEK (in BS), then N
 # reads of them; the bytes read back equal, and every one of the 2N
-# started from ->queue_rq() (datapath/submitted)
+# started from ->queue_rq() (datapath/submitted). The read-ahead is off
+# meanwhile: it would serve most of those reads from its buffers.
 submitted_rw() {
 	_s0=$(cat $DP/submitted)
+	echo 0 > $RA_KB
 	dd if=/dev/urandom of=/tmp/rw.in bs="$1" count="$2" 2>/dev/null &&
 		dd if=/tmp/rw.in of=$DEV bs="$1" count="$2" seek="$3" oflag=direct 2>/dev/null &&
 		dd if=$DEV of=/tmp/rw.out bs="$1" count="$2" skip="$3" iflag=direct 2>/dev/null &&
-		cmp /tmp/rw.in /tmp/rw.out || return 1
-	test $(($(cat $DP/submitted) - _s0)) -ge $((2 * $2))
+		cmp /tmp/rw.in /tmp/rw.out
+	_r=$?
+	echo 256 > $RA_KB
+	test $_r = 0 && test $(($(cat $DP/submitted) - _s0)) -ge $((2 * $2))
+}
+
+# The read-ahead (Documentation/pool.rst, "Read-ahead"): its counters
+RA=$SYS/ra
+RA_KB=/sys/module/cmm_mp/parameters/ra_kb
+ra() { cat $RA/$1; }
+# ra_snap: remember the counters; ra_d NAME: what NAME grew by since
+ra_snap() { for _c in hits waits misses fetches fetch_bytes invalidated; do eval "ra0_$_c=\$(ra $_c)"; done; }
+ra_d() { eval "echo \$((\$(ra $1) - ra0_$1))"; }
+# dd_in FILE SEEK_KIB: FILE written O_DIRECT at SEEK_KIB KiB, 64 KiB a time
+dd_in() { dd if="$1" of=$DEV bs=64k seek=$(($2 / 64)) oflag=direct 2>/dev/null; }
+# dd_out KIB SKIP_KIB: KIB KiB read O_DIRECT from SKIP_KIB KiB, 32 KiB a time
+dd_out() { dd if=$DEV bs=32k count=$(($1 / 32)) skip=$(($2 / 32)) iflag=direct 2>/dev/null; }
+# ra_seq: 2 MiB at 8 MiB read back in 64 reads of 32 KiB, one after the other
+ra_seq() {
+	dd if=/dev/urandom of=/tmp/ra.in bs=1M count=2 2>/dev/null && dd_in /tmp/ra.in 8192 &&
+		ra_snap && dd_out 2048 8192 > /tmp/ra.out && cmp /tmp/ra.in /tmp/ra.out || return 1
+	diag "read-ahead: hits +$(ra_d hits) waits +$(ra_d waits) misses +$(ra_d misses)" \
+		"fetches +$(ra_d fetches) ($(ra_d fetch_bytes) bytes)"
+	test $(($(ra_d hits) + $(ra_d waits))) -ge 48 && test $(ra_d fetch_bytes) -ge $((MIB * 3 / 2))
+}
+# ra_write: 256 KiB of 1 MiB at 12 MiB read (the read-ahead fetches the
+# chunks after it), the next 512 KiB overwritten, then read on from where
+# the reads stopped: the new bytes, not those the buffers held
+ra_write() {
+	dd if=/dev/urandom of=/tmp/ra.old bs=1M count=1 2>/dev/null && dd_in /tmp/ra.old 12288 &&
+		dd if=/dev/urandom of=/tmp/ra.new bs=512k count=1 2>/dev/null || return 1
+	dd_out 256 12288 > /tmp/ra.o1 && head -c 262144 /tmp/ra.old | cmp - /tmp/ra.o1 || return 1
+	ra_snap
+	dd_in /tmp/ra.new 12544 && dd_out 512 12544 | cmp - /tmp/ra.new || return 1
+	diag "read-ahead after the write: invalidated +$(ra_d invalidated) hits +$(ra_d hits) waits +$(ra_d waits)"
+	test $(ra_d invalidated) -ge 1
+}
+# ra_random: 32 reads of 4 KiB, no two in a row: nothing fetched ahead
+ra_random() {
+	ra_snap
+	for _i in $(seq 1 32); do
+		dd if=$DEV of=/dev/null bs=4k count=1 skip=$((_i * 97)) iflag=direct 2>/dev/null || return 1
+	done
+	test $(ra_d fetches) = 0 && test $(ra_d misses) -ge 32
+}
+# ra_off: ra_kb=0, the 2 MiB of ra_seq read back again: equal, nothing fetched
+ra_off() {
+	echo 0 > $RA_KB && ra_snap && dd_out 2048 8192 | cmp - /tmp/ra.in
+	_r=$?
+	diag "read-ahead off: window $(ra window_kb) KiB, fetches +$(ra_d fetches)"
+	test $_r = 0 && test $(ra_d fetches) = 0 && test "$(ra window_kb)" = 0
+	_r=$?
+	echo 256 > $RA_KB
+	return $_r
 }
 
 dd if=/dev/zero of=/tmp/zero bs=1M count=1 2>/dev/null
-case $MP_HOST in 0) tap_plan 39 ;; *) tap_plan 9 ;; esac
+case $MP_HOST in 0) tap_plan 44 ;; *) tap_plan 9 ;; esac
 pool_up 2 90
 
 if [ "$MP_HOST" = 0 ]; then
@@ -90,6 +148,15 @@ if [ "$MP_HOST" = 0 ]; then
 	check "32 O_DIRECT 64 KiB writes and reads, submitted from ->queue_rq (datapath/submitted +64), read back equal" \
 		"submitted_rw 64k 32 64"
 	diag "datapath: submitted $(cat $DP/submitted), submit_partial $(cat $DP/submit_partial)"
+	check "read-ahead: a window of 256 KiB on a segment of another device" \
+		"test \"\$(ra window_kb)\" = 256"
+	check "read-ahead: 64 sequential O_DIRECT 32 KiB reads read back equal, >= 48 of them from its buffers" \
+		ra_seq
+	check "read-ahead: bytes overwritten after it fetched them are read back new (invalidated)" \
+		ra_write
+	check "read-ahead: 32 random 4 KiB reads fetch nothing ahead" ra_random
+	check "read-ahead: off with ra_kb=0, the same reads fetch nothing and read back equal" ra_off
+	diag "read-ahead: $(for _c in hits waits misses fetches fetch_bytes fetch_refused fetch_errors invalidated; do printf '%s %s ' $_c $(ra $_c); done)"
 	# util-linux's blkdiscard: busybox's applet (no -z) wins over PATH
 	check "WRITE_ZEROES: blkdiscard -z zeroes the 1 MiB at 1 MiB it is given (1 MiB requests)" \
 		"test \$(cat $SYS/queue/write_zeroes_max_bytes) = $MIB &&
