@@ -188,6 +188,10 @@ mpe_bw() {	# DIR [-w]: one bandwidth run of ours
 	cat /tmp/b >&2
 	dp_res "mpe_dp_$1"
 	res "mpe_$1_MiBps" "$(sed -n 's/.*MiBps \([0-9.]*\).*/\1/p' /tmp/b)"
+	# the round trip the requester measured by then, with its own
+	# queue in it, and the timeout it gives frames (retransmission)
+	res "mpe_$1_srtt_us" "$(peer_stat 1 srtt_us)"
+	res "mpe_$1_rto_us" "$(peer_stat 1 rto_us)"
 }
 
 # spin_only CMD...: CMD with mp_eth spinning on its transfers only, not
